@@ -1,0 +1,2 @@
+// Public API of this package: not implemented yet (see the open issues).
+export {};

@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkBoundaries, findCycle, listProjects } from './boundaries.js';
+
+const workspaceRoot = resolve(import.meta.dirname, '../..');
+
+function fakeWorkspace(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'dw-boundaries-'));
+  for (const dir of ['packages', 'packages/envs', 'apps', 'tools']) mkdirSync(join(root, dir), { recursive: true });
+  writeFileSync(join(root, 'tools/package.json'), JSON.stringify({ name: '@diffworld/tools', nx: { name: 'tools' } }));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(root, path, '..'), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+const pkg = (name: string, deps: string[] = []) =>
+  JSON.stringify({ name: `@diffworld/${name}`, nx: { name }, dependencies: Object.fromEntries(deps.map((d) => [`@diffworld/${d}`, '*'])) });
+
+describe('workspace import boundaries', () => {
+  it('the real workspace follows the design', () => {
+    expect(checkBoundaries(workspaceRoot)).toEqual([]);
+    expect(findCycle(listProjects(workspaceRoot))).toEqual([]);
+  });
+
+  it('every project of the design exists', () => {
+    const names = listProjects(workspaceRoot).map((p) => p.name).sort();
+    expect(names).toEqual(['alfworld', 'appworld', 'cli', 'dataset', 'env-core', 'eval', 'grpo', 'mdlm-core', 'sciworld', 'tokenizer', 'tools', 'wm-server']);
+  });
+
+  it('flags a package that imports an app', () => {
+    const root = fakeWorkspace({
+      'packages/dataset/package.json': pkg('dataset', ['cli']),
+      'packages/dataset/src/index.ts': "import { main } from '@diffworld/cli';\n",
+      'apps/cli/package.json': pkg('cli', ['dataset']),
+    });
+    const v = checkBoundaries(root);
+    expect(v.map((x) => x.message)).toEqual([
+      'depends on "cli", which the design does not allow',
+      'imports "@diffworld/cli", which the design does not allow',
+    ]);
+  });
+
+  it('flags deep imports, undeclared imports and relative escapes', () => {
+    const root = fakeWorkspace({
+      'packages/dataset/package.json': pkg('dataset'),
+      'packages/tokenizer/package.json': pkg('tokenizer'),
+      'packages/tokenizer/src/a.ts': "import '@diffworld/dataset';\nimport '@diffworld/dataset/src/jsonl.js';\nimport '../../dataset/src/x.js';\n",
+    });
+    expect(checkBoundaries(root).map((x) => x.message)).toEqual([
+      'imports "@diffworld/dataset" without declaring it in package.json (Nx\'s graph would miss the edge)',
+      'imports "@diffworld/dataset/src/jsonl.js": use the package\'s public API (src/index.ts), not its internals',
+      'relative import "../../dataset/src/x.js" leaves the project',
+    ]);
+  });
+
+  it('finds a dependency cycle', () => {
+    const projects = [
+      { name: 'a', packageName: 'a', root: 'a', declared: ['b'] },
+      { name: 'b', packageName: 'b', root: 'b', declared: ['a'] },
+      { name: 'c', packageName: 'c', root: 'c', declared: [] },
+    ];
+    expect(findCycle(projects).sort()).toEqual(['a', 'b']);
+  });
+});
