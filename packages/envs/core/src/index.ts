@@ -1,2 +1,8 @@
-// Public API of this package: not implemented yet (see the open issues).
-export {};
+// env-core: the interfaces shared by every environment package, the episode record, action
+// parsing helpers and the seeded RNG every engine uses.
+export * from './types.js';
+export { Rng, hashSeed } from './rng.js';
+export { stripThink, extractActionLine, proseBeforeAction } from './actions.js';
+export { episodeRecord, parseEpisodeRecord, summarizeEpisodes, wilsonInterval } from './episode.js';
+export type { EpisodeRecord, EpisodeSummary, RecordCheck } from './episode.js';
+export { withStepLimit } from './step-limit.js';
