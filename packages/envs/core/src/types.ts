@@ -8,9 +8,12 @@ export interface ChatMessage {
   content: string;
 }
 
-/** The three splits every suite provides; names follow ALFWorld's conventions. */
-export const SPLITS = ['train', 'eval_in_distribution', 'eval_out_of_distribution'] as const;
-export type Split = (typeof SPLITS)[number];
+/**
+ * A task split. Each env names its own (ScienceWorld: train/dev/test; AppWorld: train/dev/
+ * test_normal/test_challenge); ALFWorld's three are the common case and listed here.
+ */
+export type Split = string;
+export const ALFWORLD_SPLITS = ['train', 'eval_in_distribution', 'eval_out_of_distribution'] as const;
 
 /** Identifies one playable task (a game file, a ScienceWorld variation, an AppWorld task). */
 export interface TaskRef {
@@ -102,6 +105,9 @@ export interface ResponderContext extends WorldModelRequest {
 /** One per environment package: everything the trainer, the corpus builder and eval need. */
 export interface EnvSuite {
   readonly name: string;
+  /** The splits `tasks` accepts, training split first. */
+  readonly splits: readonly Split[];
+  /** Every task of a split, in a stable order; throws naming the valid splits on an unknown one. */
   tasks(split: Split): TaskRef[];
   /** The real engine. */
   createEnv(): TextEnv;
