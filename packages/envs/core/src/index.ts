@@ -6,3 +6,5 @@ export { stripThink, extractActionLine, proseBeforeAction } from './actions.js';
 export { episodeRecord, parseEpisodeRecord, summarizeEpisodes, wilsonInterval } from './episode.js';
 export type { EpisodeRecord, EpisodeSummary, RecordCheck } from './episode.js';
 export { withStepLimit } from './step-limit.js';
+export { startJsonServer, HttpError, EpisodeStore, requireString, optionalString } from './http.js';
+export type { JsonRequest, JsonReply, JsonHandler, JsonServerOptions, RunningServer } from './http.js';
