@@ -1,0 +1,84 @@
+// Element types of symbolic tensors, their ONNX codes and their JS typed arrays.
+
+export type DType = 'float32' | 'float64' | 'float16' | 'int64' | 'int32' | 'bool';
+
+/** TensorProto.DataType codes from onnx.proto. */
+export const ONNX_DTYPE: Readonly<Record<DType, number>> = {
+  float32: 1,
+  int32: 6,
+  int64: 7,
+  bool: 9,
+  float16: 10,
+  float64: 11,
+};
+
+export const BYTES_PER_ELEMENT: Readonly<Record<DType, number>> = {
+  float32: 4,
+  float64: 8,
+  float16: 2,
+  int64: 8,
+  int32: 4,
+  bool: 1,
+};
+
+export function isFloat(dtype: DType): boolean {
+  return dtype === 'float32' || dtype === 'float64' || dtype === 'float16';
+}
+
+/** Typed-array data for a dtype; float16 is carried as raw Uint16 bits. */
+export type TypedData = Float32Array | Float64Array | Uint16Array | BigInt64Array | Int32Array | Uint8Array;
+
+/** Raw little-endian bytes of typed data (what TensorProto.raw_data holds). */
+export function toBytes(data: TypedData): Uint8Array {
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** Builds typed data of a dtype from plain numbers (int64 via BigInt, bool as 0/1). */
+export function typedFrom(dtype: DType, values: ArrayLike<number>): TypedData {
+  switch (dtype) {
+    case 'float32':
+      return Float32Array.from(values);
+    case 'float64':
+      return Float64Array.from(values);
+    case 'int32':
+      return Int32Array.from(values);
+    case 'int64':
+      return BigInt64Array.from(Array.from(values, (v) => BigInt(Math.trunc(v))));
+    case 'bool':
+      return Uint8Array.from(values, (v) => (v ? 1 : 0));
+    case 'float16':
+      return Uint16Array.from(values, float32ToFloat16Bits);
+  }
+}
+
+/** Round-to-nearest-even conversion of a number to IEEE half-precision bits. */
+export function float32ToFloat16Bits(value: number): number {
+  const f32 = new Float32Array([value]);
+  const x = new Uint32Array(f32.buffer)[0]!;
+  const sign = (x >>> 16) & 0x8000;
+  let exp = ((x >>> 23) & 0xff) - 127 + 15;
+  let mant = x & 0x7fffff;
+  if (((x >>> 23) & 0xff) === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0); // inf / nan
+  if (exp >= 0x1f) return sign | 0x7c00; // overflow → inf
+  if (exp <= 0) {
+    if (exp < -10) return sign; // underflow → ±0
+    mant |= 0x800000;
+    const shift = 14 - exp;
+    const half = 1 << (shift - 1);
+    let m = mant >>> shift;
+    const rest = mant & ((1 << shift) - 1);
+    if (rest > half || (rest === half && m & 1)) m++;
+    return sign | m;
+  }
+  let m = mant >>> 13;
+  const rest = mant & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && m & 1)) {
+    m++;
+    if (m === 0x400) {
+      m = 0;
+      exp++;
+      if (exp >= 0x1f) return sign | 0x7c00;
+    }
+  }
+  return sign | (exp << 10) | m;
+}
