@@ -16,3 +16,36 @@ export {
   type ParquetWriteOptions,
 } from './corpus/parquet.js';
 export { readRows, createRowWriter, formatOf, type CorpusFormat } from './corpus/files.js';
+export { approxTokenCount, type TokenCounter } from './tokens.js';
+export { Rng } from './rng.js';
+export {
+  SECTIONS,
+  PREDICTION_TARGET_PREFIX,
+  buildGroundingPrompt,
+  parseGroundingPrompt,
+  type Grounding,
+  type GroundingIssue,
+  type SectionKey,
+} from './grounding/sections.js';
+export {
+  worldModelUserTurn,
+  parseWorldModelUserTurn,
+  encodeAction,
+  decodeAction,
+  isActionBoundary,
+  trajectoryToWorldModelRows,
+  type ActionEncoding,
+  type ParsedUserTurn,
+  type Trajectory,
+} from './grounding/worldmodel.js';
+export {
+  diversifyRow,
+  truncateMiddle,
+  truncationMarker,
+  type DiversifyOptions,
+  type DiversifyCounts,
+  type MiddleTruncation,
+} from './shape/diversify.js';
+export { SPLIT_NAMES, contentHash, parseRatios, Splitter, Deduplicator, type SplitSpec } from './shape/split.js';
+export { StatsCollector, percentiles, type CorpusStats, type Percentiles } from './shape/stats.js';
+export { ShardWriter, readShard, SHARD_SCHEMA, type TokenizedExample, type ShardRow } from './shards/arrow.js';
