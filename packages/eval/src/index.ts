@@ -1,2 +1,12 @@
-// Public API of this package: not implemented yet (see the open issues).
-export {};
+// Public API of @diffworld/eval: world-model fidelity and diversity metrics computed the way the
+// reference implementations compute them.
+export { EvalError, type EvalIssueCode } from './errors.js';
+export { pyStrip, pyRstrip, pySplit } from './pystr.js';
+export { pyJsonLoads, tryPyJsonLoads, pyJsonDumps, pyFloatRepr, pyEquals, compareCodePoints, PyJsonDecodeError, type PyJson, type PyDict, type PyDumpsOptions } from './pyjson.js';
+export { normalizeText, stripTags, canonicalJson, extractOutputField, NORMALIZATIONS, type Normalization } from './normalize.js';
+export { rougeLPltrdy, rougeLScore, rougeScoreTokenize, pltrdySentences, type RougeScore, type PltrdyOptions } from './rouge.js';
+export { tokenize13a, corpusBleu, sentenceBleu, segmentStats, bleuFromStats, closestRefLength, type BleuOptions, type BleuResult, type BleuStats, type BleuTokenizer, type BleuSmoothing } from './bleu.js';
+export { selfBleu, distinctN, type SelfBleuOptions, type SelfBleuResult, type DistinctResult, type DistinctVariant } from './diversity.js';
+export { wordTokens, type WordTokenizer } from './tokens.js';
+export { scoreRows, pairMetrics, getField, PREDICTION_KEYS, REFERENCE_KEYS, type ScoreOptions, type ScoreResult, type PairMetrics } from './score.js';
+export { parseJsonl, readJsonl, formatJsonl, writeFileAtomic } from './jsonl.js';

@@ -1,0 +1,188 @@
+// Scoring a set of (prediction, reference) rows the way the reference `evaluate.py` files do: the
+// row filters with their counts, normalisation, exact / semantic match and pltrdy ROUGE-L (the
+// reference's numbers), plus the metrics the reference lacks (rouge-score ROUGE-L, BLEU-1, BLEU-4),
+// each under its own name. Rows and summary are PyJson so they serialise as Python would.
+import { corpusBleu, sentenceBleu } from './bleu.js';
+import { EvalError } from './errors.js';
+import { extractOutputField, normalizeText, type Normalization } from './normalize.js';
+import { pyEquals, tryPyJsonLoads, type PyDict, type PyJson } from './pyjson.js';
+import { pyStrip } from './pystr.js';
+import { rougeLPltrdy, rougeLScore, type PltrdyOptions } from './rouge.js';
+
+export interface ScoreOptions {
+  normalization?: Normalization; // default 'sdar'
+  /** Each default follows the chosen reference script; undefined = that default. */
+  dedupeByIndex?: boolean; // sdar: true
+  dropErrors?: boolean; // sdar: true (raw prediction starts with "ERROR")
+  dropOverlong?: boolean; // wedlm: true (row has skipped_overlong)
+  dropEmptyRef?: boolean; // sdar, wedlm: true
+  /** Reduce references to {output, exception} (the reference's --extract-output-field). */
+  extractOutputField?: boolean;
+  rouge?: PltrdyOptions;
+}
+
+export interface PairMetrics {
+  exact: boolean;
+  semantic: boolean;
+  rougeL: number; // pltrdy `rouge` F
+  rougeLScore: number; // rouge-score F
+  bleu1: number; // sacrebleu sentence BLEU-1, 0–100
+  bleu4: number; // sacrebleu sentence BLEU (order 4, effective order, exp smoothing), 0–100
+}
+
+export interface ScoreResult {
+  /** Rows as `<name>_scored.jsonl` holds them (reference keys first, then the extra metrics). */
+  rows: PyDict[];
+  /** One dataset's entry of `eval_summary.json`. */
+  summary: PyDict;
+  /** The cleaned kept pairs, for the diversity / MAUVE metrics. */
+  pairs: { prediction: string; reference: string }[];
+}
+
+/** Reads a field with Python's `r.get(a, r.get(b, r.get(c, "")))` fallback chain. */
+export function getField(row: PyDict, keys: readonly string[]): PyJson {
+  for (const k of keys) if (row.has(k)) return row.get(k)!;
+  return '';
+}
+
+export const PREDICTION_KEYS = ['prediction_raw', 'predicted', 'generated'] as const;
+export const REFERENCE_KEYS = ['reference', 'expected', 'ground_truth'] as const;
+
+/** Exact, semantic (Python == on parsed JSON, else string equality), ROUGE-L ×2, BLEU-1/4 of one cleaned pair. */
+export function pairMetrics(pred: string, ref: string, rouge: PltrdyOptions = {}): PairMetrics {
+  const exact = pred === ref;
+  const p = tryPyJsonLoads(pred);
+  const r = tryPyJsonLoads(ref);
+  const semantic = p.ok && r.ok ? pyEquals(p.value, r.value) : exact;
+  return {
+    exact,
+    semantic,
+    rougeL: rougeLPltrdy(pred, ref, rouge).f,
+    rougeLScore: rougeLScore(pred, ref).f,
+    bleu1: sentenceBleu(pred, [ref], { maxNgramOrder: 1 }).score,
+    bleu4: sentenceBleu(pred, [ref]).score,
+  };
+}
+
+export function scoreRows(rows: readonly PyDict[], options: ScoreOptions = {}): ScoreResult {
+  const variant = options.normalization ?? 'sdar';
+  const dedupe = options.dedupeByIndex ?? variant === 'sdar';
+  const dropErrors = options.dropErrors ?? variant === 'sdar';
+  const dropOverlong = options.dropOverlong ?? variant === 'wedlm';
+  const dropEmptyRef = options.dropEmptyRef ?? variant !== 'llm_training';
+
+  let kept = rows;
+  if (dedupe) {
+    const seen = new Set<string>();
+    kept = rows.filter((r) => {
+      const key = indexKey(r.get('index') ?? null);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
+
+  const out: PyDict[] = [];
+  const pairs: { prediction: string; reference: string }[] = [];
+  const metrics: PairMetrics[] = [];
+  let nErr = 0;
+  let nOverlong = 0;
+  let nEmpty = 0;
+  kept.forEach((r, i) => {
+    if (dropOverlong && truthy(r.get('skipped_overlong') ?? null)) {
+      nOverlong++;
+      return;
+    }
+    const pred = getField(r, PREDICTION_KEYS);
+    const ref = getField(r, REFERENCE_KEYS);
+    if (dropErrors && typeof pred === 'string' && pred.startsWith('ERROR')) {
+      nErr++;
+      return;
+    }
+    if (typeof pred !== 'string') throw new EvalError('bad_row', `prediction must be a string, got ${describe(pred)}`, `row ${i + 1}`);
+    if (typeof ref !== 'string') throw new EvalError('bad_row', `reference must be a string, got ${describe(ref)}`, `row ${i + 1}`);
+    const pClean = normalizeText(pred, variant, 'prediction');
+    const rClean = options.extractOutputField ? extractOutputField(ref, variant) : normalizeText(ref, variant, 'reference');
+    if (dropEmptyRef && pyStrip(rClean) === '') {
+      nEmpty++;
+      return;
+    }
+    const m = pairMetrics(pClean, rClean, options.rouge);
+    metrics.push(m);
+    pairs.push({ prediction: pClean, reference: rClean });
+    const row: PyDict = new Map<string, PyJson>([
+      ['index', r.get('index') ?? null],
+      ['prediction_raw', pred],
+      ['prediction_clean', pClean],
+    ]);
+    if (variant !== 'llm_training') row.set('reference_raw', ref);
+    row.set('reference_clean', rClean);
+    row.set('match', pClean === rClean);
+    row.set('semantic_match', m.semantic);
+    row.set('rouge_l_f1', m.rougeL);
+    row.set('rouge_l_f1_rouge_score', m.rougeLScore);
+    row.set('bleu1_sentence', m.bleu1);
+    row.set('bleu4_sentence', m.bleu4);
+    out.push(row);
+  });
+
+  // Python: `n = len(pairs) or 1`, sums left to right.
+  const n = metrics.length || 1;
+  const sum = (f: (m: PairMetrics) => number): number => metrics.reduce((a, m) => a + f(m), 0);
+  const summary: PyDict = new Map<string, PyJson>([
+    ['num_samples', BigInt(metrics.length)],
+    ['exact_match', sum((m) => (m.exact ? 1 : 0)) / n],
+    ['semantic_match', sum((m) => (m.semantic ? 1 : 0)) / n],
+    ['rouge_l_f1', sum((m) => m.rougeL) / n],
+  ]);
+  if (variant === 'sdar') summary.set('num_dropped_errors', BigInt(nErr));
+  if (variant === 'wedlm') summary.set('num_skipped_overlong', BigInt(nOverlong));
+  if (variant !== 'llm_training') summary.set('num_empty_ref_dropped', BigInt(nEmpty));
+  // Extras the reference does not compute, each named for its definition.
+  if (variant !== 'sdar' && dropErrors) summary.set('num_dropped_errors', BigInt(nErr));
+  if (variant !== 'wedlm' && dropOverlong) summary.set('num_skipped_overlong', BigInt(nOverlong));
+  if (variant === 'llm_training' && dropEmptyRef) summary.set('num_empty_ref_dropped', BigInt(nEmpty));
+  summary.set('rouge_l_f1_rouge_score', sum((m) => m.rougeLScore) / n);
+  summary.set('bleu1_corpus', corpusBleu(pairs.map((p) => p.prediction), [pairs.map((p) => p.reference)], { maxNgramOrder: 1 }).score);
+  summary.set('bleu1_sentence_mean', sum((m) => m.bleu1) / n);
+  summary.set('bleu4_sentence_mean', sum((m) => m.bleu4) / n);
+  summary.set('metric_definitions', metricDefinitions(variant));
+  return { rows: out, summary, pairs };
+}
+
+function metricDefinitions(variant: Normalization): PyDict {
+  return new Map<string, PyJson>([
+    ['normalization', `${variant}/evaluate.py`],
+    ['exact_match', 'string equality of normalized texts'],
+    ['semantic_match', 'Python == of json.loads(pred), json.loads(ref); else string equality'],
+    ['rouge_l_f1', 'PyPI rouge 1.0.1 (pltrdy) rouge-l f, summary-level, split on ".", unique tokens; errors -> 0.0'],
+    ['rouge_l_f1_rouge_score', 'rouge-score rougeL fmeasure, default tokenizer, no stemmer'],
+    ['bleu1_corpus', 'sacrebleu corpus BLEU, max_ngram_order=1, tok 13a, 0-100'],
+    ['bleu1_sentence_mean', 'mean sacrebleu sentence_bleu, max_ngram_order=1, tok 13a, 0-100'],
+    ['bleu4_sentence_mean', 'mean sacrebleu sentence_bleu, order 4, exp smoothing, effective order, tok 13a, 0-100'],
+  ]);
+}
+
+// Python set membership of the `index` value: 1, 1.0 and True are one key; other types by value.
+function indexKey(v: PyJson): string {
+  if (typeof v === 'boolean') return 'n:' + (v ? '1' : '0');
+  if (typeof v === 'bigint') return 'n:' + v.toString();
+  if (typeof v === 'number') return Number.isInteger(v) ? 'n:' + BigInt(v).toString() : 'f:' + String(v);
+  if (typeof v === 'string') return 's:' + v;
+  if (v === null) return 'null';
+  throw new EvalError('bad_row', `"index" must be a number, string or null to dedupe by it, got ${describe(v)}`);
+}
+
+function truthy(v: PyJson): boolean {
+  if (v === null || v === false || v === '' || v === 0n || v === 0) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (v instanceof Map) return v.size > 0;
+  return true;
+}
+
+function describe(v: PyJson): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (v instanceof Map) return 'an object';
+  return typeof v === 'bigint' ? 'an integer' : typeof v;
+}
