@@ -1,0 +1,154 @@
+// A tokenizer.json, loaded through @huggingface/tokenizers, with what the library lacks added on
+// top: input validation, offsets, batch truncation/padding and lookup of the special tokens.
+import { readFileSync } from 'node:fs';
+import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
+import { truncateAndPad, type BatchEncoding, type BatchOptions } from './batch.js';
+import { TokenizerError } from './errors.js';
+import { alignByteLevel, trimByteLevelOffsets, type Offset } from './offsets.js';
+import { MASK_ALIASES, PAD_ALIASES } from './special.js';
+import { validateTokenizerJson, type TokenizerJson } from './validate.js';
+
+export interface Encoding {
+  ids: number[];
+  tokens: string[];
+  /** UTF-16 [start, end) of each token in the input; null if tokens cannot be aligned (see README). */
+  offsets: Offset[] | null;
+}
+
+export interface EncodeOptions {
+  /** Add the post-processor's special tokens (BOS/EOS templates); default true like `tokenizers`. */
+  addSpecialTokens?: boolean;
+}
+
+export interface DecodeOptions {
+  skipSpecialTokens?: boolean;
+}
+
+export class Tokenizer {
+  private readonly hf: HfTokenizer;
+  private readonly addedContents: ReadonlySet<string>;
+  private readonly specialIds: ReadonlySet<number>;
+  private readonly trimOffsets: boolean;
+  private readonly byteLevel: boolean;
+  /** Number of ids (max id + 1), added tokens included. */
+  readonly vocabSize: number;
+
+  private constructor(readonly json: TokenizerJson, readonly source: string) {
+    try {
+      // clean_up_tokenization_spaces would rewrite " ." → "." on decode and break round trips.
+      this.hf = new HfTokenizer(json, { clean_up_tokenization_spaces: false });
+    } catch (e) {
+      throw new TokenizerError([{ code: 'unsupported', where: source, field: '(components)', detail: `the tokenizer library rejected it: ${(e as Error).message}` }]);
+    }
+    this.addedContents = new Set(json.added_tokens.map((t) => t.content));
+    this.specialIds = new Set(json.added_tokens.filter((t) => t.special).map((t) => t.id));
+    const components = (c: unknown): Record<string, unknown>[] => {
+      if (!c || typeof c !== 'object') return [];
+      const o = c as Record<string, unknown>;
+      const kids = (o['processors'] ?? o['pretokenizers'] ?? o['decoders']) as unknown[] | undefined;
+      return o['type'] === 'Sequence' && Array.isArray(kids) ? kids.flatMap(components) : [o];
+    };
+    this.trimOffsets = components(json.post_processor).some((p) => p['type'] === 'ByteLevel' && p['trim_offsets'] === true);
+    this.byteLevel = components(json.decoder).some((d) => d['type'] === 'ByteLevel');
+    this.vocabSize = this.hf.get_vocab(true).size === 0 ? 0 : Math.max(...this.hf.get_vocab(true).values()) + 1;
+  }
+
+  /** Builds a tokenizer from parsed tokenizer.json; `where` names the source in errors. */
+  static fromJson(raw: unknown, where = 'tokenizer.json'): Tokenizer {
+    const checked = validateTokenizerJson(raw, where);
+    if (!checked.ok) throw new TokenizerError(checked.issues);
+    return new Tokenizer(checked.value, where);
+  }
+
+  /** Reads and checks a tokenizer.json file. */
+  static load(path: string): Tokenizer {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (e) {
+      throw new TokenizerError([{ code: 'io', where: path, detail: `cannot read tokenizer file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` }]);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      throw new TokenizerError([{ code: 'invalid_json', where: path, detail: (e as Error).message }]);
+    }
+    return Tokenizer.fromJson(raw, path);
+  }
+
+  tokenToId(token: string): number | undefined {
+    return this.hf.token_to_id(token);
+  }
+
+  idToToken(id: number): string | undefined {
+    return this.hf.id_to_token(id);
+  }
+
+  /** The id of `token`, or a TokenizerError naming it. */
+  requireId(token: string): number {
+    const id = this.tokenToId(token);
+    if (id === undefined) throw new TokenizerError([{ code: 'unknown_token', where: this.source, token }]);
+    return id;
+  }
+
+  isSpecial(id: number): boolean {
+    return this.specialIds.has(id);
+  }
+
+  /** The diffusion mask token's id (`<|mask|>` or a known alias), if the tokenizer has one. */
+  get maskId(): number | undefined {
+    return firstId(this, MASK_ALIASES);
+  }
+
+  /** The pad id: tokenizer.json `padding.pad_id`, else `<|pad|>` or a known alias. */
+  get padId(): number | undefined {
+    const p = this.json.padding;
+    if (p?.pad_id !== undefined && p.pad_token !== undefined) return p.pad_id;
+    if (p?.pad_token !== undefined) return this.tokenToId(p.pad_token);
+    return firstId(this, PAD_ALIASES);
+  }
+
+  /** Encodes one text with tokens and offsets. */
+  encode(text: string, opts: EncodeOptions = {}): Encoding {
+    const enc = this.hf.encode(text, { add_special_tokens: opts.addSpecialTokens ?? true });
+    let offsets = this.byteLevel ? alignByteLevel(text, enc.tokens, this.addedContents) : null;
+    if (offsets && this.trimOffsets) offsets = trimByteLevelOffsets(enc.tokens, offsets);
+    return { ids: enc.ids, tokens: enc.tokens, offsets };
+  }
+
+  /** Ids only: the fast path for corpora (no offset alignment). */
+  encodeIds(text: string, opts: EncodeOptions = {}): number[] {
+    return this.hf.encode(text, { add_special_tokens: opts.addSpecialTokens ?? true }).ids;
+  }
+
+  decode(ids: readonly number[], opts: DecodeOptions = {}): string {
+    if (ids.length === 0) return ''; // the library throws on an empty list
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (!Number.isInteger(id) || id < 0 || this.idToToken(id) === undefined) {
+        throw new TokenizerError([{ code: 'bad_option', where: 'decode', option: `ids[${i}]`, detail: `is ${id}, not an id of this tokenizer (vocab size ${this.vocabSize})` }]);
+      }
+    }
+    return this.hf.decode([...ids], { skip_special_tokens: opts.skipSpecialTokens ?? false, clean_up_tokenization_spaces: false });
+  }
+
+  /** Encodes many texts, then truncates and pads them (see BatchOptions). */
+  encodeBatch(texts: readonly string[], opts: BatchOptions = {}): BatchEncoding {
+    const rows = texts.map((t) => this.encodeIds(t, { addSpecialTokens: opts.addSpecialTokens ?? true }));
+    const dir = this.json.padding?.direction;
+    return truncateAndPad(rows, {
+      ...opts,
+      padSide: opts.padSide ?? (dir === 'Left' ? 'left' : 'right'),
+      padId: opts.padId ?? this.padId,
+    });
+  }
+}
+
+function firstId(tok: Tokenizer, candidates: readonly string[]): number | undefined {
+  for (const c of candidates) {
+    const id = tok.tokenToId(c);
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
