@@ -1,4 +1,5 @@
 // The command table: every `diffworld` command, in help order.
 import type { Command } from '../command.js';
+import { DATA_COMMANDS } from './data.js';
 
-export const COMMANDS: readonly Command[] = [];
+export const COMMANDS: readonly Command[] = [...DATA_COMMANDS];
