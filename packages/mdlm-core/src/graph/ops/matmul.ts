@@ -1,0 +1,43 @@
+// Batched matrix product with numpy broadcasting of the batch dimensions.
+import { type OpDef, defineOp } from '../op.js';
+import { GraphError, broadcastShapes, formatShape } from '../shape.js';
+import type { Tensor } from '../tensor.js';
+import { reshape, transpose } from './shape-ops.js';
+
+/** Swaps the last two axes. */
+export function transposeLast(x: Tensor): Tensor {
+  const perm = x.shape.map((_, i) => i);
+  perm[x.rank - 1] = x.rank - 2;
+  perm[x.rank - 2] = x.rank - 1;
+  return transpose(x, perm);
+}
+
+export const MatMul: OpDef<Record<string, never>> = defineOp<Record<string, never>>({
+  name: 'MatMul',
+  arity: [2, 2],
+  infer: ([a, b]) => {
+    if (a!.dtype !== b!.dtype) throw new GraphError('MatMul', `dtypes differ: ${a!.dtype} and ${b!.dtype}`);
+    if (a!.rank < 2 || b!.rank < 2) throw new GraphError('MatMul', `needs rank ≥ 2 operands, got ${formatShape(a!.shape)} and ${formatShape(b!.shape)}`);
+    const [m, k] = a!.shape.slice(-2);
+    const [k2, n] = b!.shape.slice(-2);
+    if (k !== k2) throw new GraphError('MatMul', `inner dimensions differ: ${formatShape(a!.shape)} @ ${formatShape(b!.shape)}`);
+    const batch = broadcastShapes('MatMul', a!.shape.slice(0, -2), b!.shape.slice(0, -2));
+    return { dtype: a!.dtype, shape: [...batch, m!, n!] };
+  },
+  onnx: () => ({ opType: 'MatMul' }),
+  vjp: ({ inputs: [a, b], dy, needed }) => {
+    const da = needed[0] ? matmul(dy, transposeLast(b!)) : null;
+    let db: Tensor | null = null;
+    if (needed[1]) {
+      if (b!.rank === 2 && a!.rank > 2) {
+        // A shared weight: fold the batch into rows so the sum over the batch is part of the GEMM.
+        const k = a!.shape[a!.rank - 1]!;
+        const n = dy.shape[dy.rank - 1]!;
+        db = matmul(transposeLast(reshape(a!, [-1, k])), reshape(dy, [-1, n]));
+      } else db = matmul(transposeLast(a!), dy);
+    }
+    return [da, db];
+  },
+});
+
+export const matmul = (a: Tensor, b: Tensor): Tensor => a.graph.apply(MatMul, [a, b], {});
