@@ -1,0 +1,30 @@
+// The static table of every implemented API, keyed `<app>__<api>` (the harness's tool names).
+import { apiDocsApis } from '../apps/api_docs.js';
+import { fileSystemApis } from '../apps/file_system.js';
+import { phoneApis } from '../apps/phone.js';
+import { simpleNoteApis } from '../apps/simple_note.js';
+import { spotifyApis } from '../apps/spotify.js';
+import { supervisorApis } from '../apps/supervisor.js';
+import { venmoApis } from '../apps/venmo.js';
+import type { ApiDef } from './types.js';
+
+/** Implemented apps in AppWorld's listing order. */
+export const APPS = ['api_docs', 'supervisor', 'phone', 'file_system', 'spotify', 'venmo', 'simple_note'] as const;
+export type AppName = (typeof APPS)[number];
+
+function build(): ReadonlyMap<string, ApiDef> {
+  const map = new Map<string, ApiDef>();
+  const docs = apiDocsApis(() => map, () => APPS);
+  for (const api of [...docs, ...supervisorApis, ...phoneApis, ...fileSystemApis, ...spotifyApis, ...venmoApis, ...simpleNoteApis]) {
+    const key = `${api.app}__${api.name}`;
+    if (map.has(key)) throw new Error(`AppWorld registry: duplicate API ${key}`);
+    map.set(key, api);
+  }
+  return map;
+}
+
+export const API_REGISTRY: ReadonlyMap<string, ApiDef> = build();
+
+export function toolName(app: string, api: string): string {
+  return `${app}__${api}`;
+}
