@@ -10,3 +10,9 @@ export { selfBleu, distinctN, type SelfBleuOptions, type SelfBleuResult, type Di
 export { wordTokens, type WordTokenizer } from './tokens.js';
 export { scoreRows, pairMetrics, getField, PREDICTION_KEYS, REFERENCE_KEYS, type ScoreOptions, type ScoreResult, type PairMetrics } from './score.js';
 export { parseJsonl, readJsonl, formatJsonl, writeFileAtomic } from './jsonl.js';
+export { mauve, mauveFromFeatures, type MauveOptions, type MauveResult, type MauveSignature } from './mauve/mauve.js';
+export { HashingFeaturizer, type Featurizer, type HashingFeaturizerOptions } from './mauve/featurizer.js';
+export { pcaReduce, type PcaResult } from './mauve/pca.js';
+export { kmeansOnce, bestRun, restartSeeds, type KMeansRun, type KMeansTask } from './mauve/kmeans.js';
+export { divergenceCurve, mauveFromCurve, frontierIntegral, klMultinomial, linspace, autoBuckets, roundHalfEven, areaUnderCurve } from './mauve/curve.js';
+export { symmetricEigen } from './mauve/eigen.js';
