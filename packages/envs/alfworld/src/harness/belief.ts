@@ -1,0 +1,97 @@
+// The responder's picture of the world: the baked initial scene, updated by replaying every
+// observation of the conversation with the reference's observation regexes. No engine access.
+import type { ChatMessage } from '@diffworld/env-core';
+import { sortNames } from '../engine/names.js';
+import { observationOfUserTurn } from './agent.js';
+import type { BakedScene } from './scene-prompt.js';
+
+export interface Belief {
+  scene: BakedScene;
+  /** The receptacle in front of the agent; undefined in the middle of the room. */
+  location: string | undefined;
+  inventory: string[];
+  /** Receptacles with a door (baked closed) that are open now. */
+  opened: Set<string>;
+  doors: Set<string>;
+  contents: Map<string, string[]>;
+  cleaned: Set<string>;
+  heated: Set<string>;
+  cooled: Set<string>;
+  sliced: Set<string>;
+  toggled: Set<string>;
+}
+
+const LIST_ITEM = /a ([\w ]+?\d+)/g;
+
+function parseList(text: string): string[] {
+  if (text.trim() === 'nothing') return [];
+  return [...text.matchAll(LIST_ITEM)].map((m) => m[1]!);
+}
+
+export function initialBelief(scene: BakedScene): Belief {
+  const contents = new Map<string, string[]>(scene.receptacles.map((r) => [r.name, []]));
+  for (const o of scene.objects) {
+    if (!contents.has(o.receptacle)) contents.set(o.receptacle, []);
+    contents.get(o.receptacle)!.push(o.name);
+  }
+  return {
+    scene,
+    location: undefined,
+    inventory: [],
+    opened: new Set(),
+    doors: new Set(scene.receptacles.filter((r) => r.closed).map((r) => r.name)),
+    contents,
+    cleaned: new Set(),
+    heated: new Set(),
+    cooled: new Set(),
+    sliced: new Set(),
+    toggled: new Set(),
+  };
+}
+
+const without = (list: string[] | undefined, x: string) => (list ?? []).filter((y) => y !== x);
+
+/** Applies one observation to the belief (unknown texts change nothing). */
+export function applyObservation(b: Belief, obs: string): void {
+  const text = obs.trim();
+  let m: RegExpExecArray | null;
+  if ((m = /^You arrive at (.+?)\. (?:On the .+?, you see (.*?)\.|The .+? is open\. In it, you see (.*?)\.|The .+? is closed\.)$/.exec(text))) {
+    b.location = m[1]!;
+    const seen = m[2] ?? m[3];
+    if (seen !== undefined) b.contents.set(b.location, parseList(seen));
+    if (m[3] !== undefined) b.opened.add(b.location);
+    else if (/is closed\.$/.test(text)) b.opened.delete(b.location);
+  } else if ((m = /^You open the (.+?)\. The .+? is open\. In it, you see (.*?)\.$/.exec(text))) {
+    b.opened.add(m[1]!);
+    b.contents.set(m[1]!, parseList(m[2]!));
+  } else if ((m = /^You close the (.+?)\.$/.exec(text))) {
+    b.opened.delete(m[1]!);
+  } else if ((m = /^You pick up the (.+?) from the (.+?)\.$/.exec(text))) {
+    b.inventory = [m[1]!];
+    b.contents.set(m[2]!, without(b.contents.get(m[2]!), m[1]!));
+  } else if ((m = /^You (?:move|put) the (.+?) (?:to|in\/on|in|on) the (.+?)\.$/.exec(text))) {
+    b.inventory = without(b.inventory, m[1]!);
+    b.contents.set(m[2]!, [...without(b.contents.get(m[2]!), m[1]!), m[1]!]);
+  } else if ((m = /^You (clean|heat|cool) the (.+?) using the (.+?)\.$/.exec(text))) {
+    const o = m[2]!;
+    if (m[1] === 'clean') b.cleaned.add(o);
+    if (m[1] === 'heat') (b.heated.add(o), b.cooled.delete(o));
+    if (m[1] === 'cool') (b.cooled.add(o), b.heated.delete(o));
+  } else if ((m = /^You (?:sliced the (.+?) with|slice the (.+?) using) the .+?\.$/.exec(text))) {
+    b.sliced.add((m[1] ?? m[2])!);
+  } else if ((m = /^You turn on the (.+?)\.$/.exec(text))) {
+    b.toggled.add(m[1]!);
+  }
+}
+
+/** Replays the observations of a conversation (user/tool turns; the first one is the welcome text). */
+export function replayBelief(scene: BakedScene, messages: readonly ChatMessage[]): Belief {
+  const b = initialBelief(scene);
+  for (const msg of messages) if (msg.role === 'user' || msg.role === 'tool') applyObservation(b, observationOfUserTurn(msg.content));
+  return b;
+}
+
+/** The contents of a receptacle in display order. */
+export function contentsOf(b: Belief, receptacle: string): string[] {
+  return sortNames(b.contents.get(receptacle) ?? []);
+}
