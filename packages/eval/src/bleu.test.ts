@@ -54,3 +54,11 @@ describe('BLEU as sacrebleu computes it', () => {
     expect(sentenceBleu('a a b', ['a b', 'a a c'], { maxNgramOrder: 1 }).score).toBeCloseTo(100, 12);
   });
 });
+
+describe('sacrebleu reference handling', () => {
+  it('ignores an empty reference when the segment has a non-empty one', () => {
+    // With the empty reference counted, the closest length would be 0 -> BP 1 either way; use a
+    // longer hypothesis against refs "" and "a b c d": closest non-empty length is 4.
+    expect(sentenceBleu('a b', ['', 'a b c d'], { maxNgramOrder: 1 }).score).toBeCloseTo(100 * Math.exp(1 - 4 / 2), 12);
+  });
+});

@@ -89,7 +89,9 @@ export function segmentStats(hypothesis: string, references: readonly string[], 
   const hyp = prepare(hypothesis, o);
   const refMax = new Map<string, number>();
   const refLens: number[] = [];
-  for (const ref of references) {
+  // sacrebleu drops empty references of a segment unless all of them are empty.
+  const nonEmpty = references.filter((r) => r !== '');
+  for (const ref of nonEmpty.length > 0 ? nonEmpty : ['']) {
     const toks = prepare(ref, o);
     refLens.push(toks.length);
     for (const [k, c] of ngramCounts(toks, order)) if ((refMax.get(k) ?? 0) < c) refMax.set(k, c);
