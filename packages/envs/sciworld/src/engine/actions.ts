@@ -1,0 +1,213 @@
+// What each action does to the world and what it says. One function per action id, chosen from a
+// table; the rules read kind flags (movable, openable, holds, heats…) and never name a kind.
+import { TEXT } from '../world/text.js';
+import { RECIPES, WAIT_TICKS, type ActionId } from '../world/grammar.js';
+import { World, NONE, type Obj } from './world.js';
+import type { Command } from './parser.js';
+import type { GoalEvents } from './goals.js';
+
+export interface ActionContext {
+  w: World;
+  teleport: boolean;
+  electrical: boolean;
+}
+
+export interface ActionResult {
+  text: string;
+  ticks: number;
+  events: GoalEvents;
+  /** The action parsed but could not apply (no world change). */
+  failed?: boolean;
+}
+
+const ok = (text: string, ticks = 1, events: GoalEvents = {}): ActionResult => ({ text, ticks, events });
+const fail = (text: string): ActionResult => ({ text, ticks: 1, events: {}, failed: true });
+
+function isLiquidOrGas(w: World, o: Obj): boolean {
+  return w.kind(o).category === 'substance' && !o.combusted && (o.state === 'liquid' || o.state === 'gas');
+}
+
+function canHold(w: World, o: Obj): boolean {
+  const k = w.kind(o);
+  return k.holds !== undefined || k.category === 'room' || o.kind === 'agent';
+}
+
+function moveInto(ctx: ActionContext, thing: Obj, target: Obj, toInventory: boolean): ActionResult {
+  const { w } = ctx;
+  const name = w.name(thing);
+  const k = w.kind(thing);
+  if (!k.movable || thing.id === w.agent) return fail(TEXT.notMovable(name));
+  if (isLiquidOrGas(w, thing)) return fail(TEXT.liquid);
+  if (thing.id === target.id || w.isInside(target.id, thing.id)) return fail(TEXT.cantMoveInto(name, w.name(target)));
+  if (!canHold(w, target)) return fail(TEXT.cantMoveInto(name, w.name(target)));
+  if (!w.canSeeInside(target)) return fail(TEXT.notOpenMove(w.name(target)));
+  if (thing.parent === target.id) return fail(TEXT.alreadyThere(name, toInventory ? 'inventory' : w.name(target)));
+  w.moveTo(thing.id, target.id);
+  return ok(toInventory ? TEXT.pickUp(name) : TEXT.moveTo(name, target.kind === 'agent' ? 'inventory' : w.name(target)));
+}
+
+function pour(ctx: ActionContext, from: Obj, to: Obj): ActionResult {
+  const { w } = ctx;
+  if (!canHold(w, to) || w.kind(to).category === 'room') return fail(TEXT.cantMoveInto(w.name(from), w.name(to)));
+  if (!w.canSeeInside(to)) return fail(TEXT.notOpenMove(w.name(to)));
+  if (from.id === to.id || w.isInside(to.id, from.id)) return fail(TEXT.cantMoveInto(w.name(from), w.name(to)));
+  if (w.kind(from).category === 'substance') {
+    if (from.parent === to.id) return fail(TEXT.alreadyThere(w.name(from), w.name(to)));
+    w.moveTo(from.id, to.id);
+    return ok(TEXT.pourSubstance(w.name(from), w.name(to)));
+  }
+  if (w.kind(from).holds !== 'containing') return fail(TEXT.cantPour(w.name(from)));
+  if (from.contents.length === 0) return fail(TEXT.pourEmpty(w.name(from)));
+  for (const c of [...from.contents]) w.moveTo(c, to.id);
+  return ok(TEXT.pourInto(w.name(from), w.name(to)));
+}
+
+function go(ctx: ActionContext, target: Obj): ActionResult {
+  const { w } = ctx;
+  const here = w.agentRoom();
+  let door: Obj | undefined;
+  let dest = NONE;
+  if (target.rooms) {
+    door = target;
+    dest = w.otherSide(target, here);
+  } else if (w.kind(target).category === 'room') {
+    dest = target.id;
+    door = w.doorsOf(here).find((d) => w.otherSide(d, here) === dest);
+  }
+  if (!door || dest === NONE || dest === here) return fail(TEXT.noPath);
+  if (!door.isOpen) return fail(TEXT.doorClosed(w.name(w.get(dest))));
+  w.moveTo(w.agent, dest);
+  return ok(TEXT.moveRoom(w.name(w.get(dest))));
+}
+
+function mix(ctx: ActionContext, c: Obj): ActionResult {
+  const { w } = ctx;
+  if (w.kind(c).holds !== 'containing') return fail(TEXT.mixNothing(w.name(c)));
+  const names = [...new Set(c.contents.map((id) => w.name(w.get(id))))].sort();
+  const recipe = RECIPES.find((r) => r.inputs.length === names.length && r.inputs.every((n, i) => n === names[i]));
+  if (!recipe) return fail(TEXT.mixNothing(w.name(c)));
+  for (const id of [...c.contents]) w.remove(id);
+  w.create({ kind: 'substance', material: recipe.product.material, name: recipe.product.name }, c.id);
+  return ok(TEXT.mixed(recipe.product.name));
+}
+
+function terminalFor(w: World, o: Obj): Obj | undefined {
+  if (o.terminal) return o;
+  const terms = o.contents.map((c) => w.get(c)).filter((c) => c.terminal);
+  return terms.find((t) => t.links.length === 0) ?? terms[0];
+}
+
+function connect(ctx: ActionContext, a: Obj, b: Obj): ActionResult {
+  const { w } = ctx;
+  const ta = terminalFor(w, a);
+  const tb = terminalFor(w, b);
+  if (!ta) return fail(TEXT.notConnectable(w.name(a)));
+  if (!tb) return fail(TEXT.notConnectable(w.name(b)));
+  if (ta.parent === tb.parent) return fail(TEXT.notConnectable(w.name(a)));
+  if (!ta.links.includes(tb.id)) {
+    ta.links.push(tb.id);
+    tb.links.push(ta.id);
+  }
+  return ok(TEXT.connected(w.terminalLabel(ta), w.terminalLabel(tb)));
+}
+
+function disconnect(ctx: ActionContext, o: Obj): ActionResult {
+  const { w } = ctx;
+  const terms = o.terminal ? [o] : o.contents.map((c) => w.get(c)).filter((c) => c.terminal);
+  if (terms.length === 0) return fail(TEXT.notConnectable(w.name(o)));
+  for (const t of terms) {
+    for (const l of t.links) {
+      const other = w.get(l);
+      other.links = other.links.filter((x) => x !== t.id);
+    }
+    t.links = [];
+  }
+  return ok(TEXT.disconnected(w.name(o)));
+}
+
+type Handler = (ctx: ActionContext, objs: Obj[]) => ActionResult;
+
+const HANDLERS: Record<ActionId, Handler> = {
+  open: ({ w }, [o]) => {
+    const name = o!.rooms ? 'door' : w.name(o!);
+    if (!w.kind(o!).openable) return fail(TEXT.notOpenable(name));
+    if (o!.isOpen) return fail(TEXT.alreadyOpen(name));
+    o!.isOpen = true;
+    return ok(TEXT.nowOpen(name));
+  },
+  close: ({ w }, [o]) => {
+    const name = o!.rooms ? 'door' : w.name(o!);
+    if (!w.kind(o!).openable) return fail(TEXT.notOpenable(name));
+    if (!o!.isOpen) return fail(TEXT.alreadyClosed(name));
+    o!.isOpen = false;
+    return ok(TEXT.nowClosed(name));
+  },
+  go: (ctx, [o]) => go(ctx, o!),
+  teleport: ({ w }, [o]) => {
+    if (w.kind(o!).category !== 'room') return fail(TEXT.noPath);
+    w.moveTo(w.agent, o!.id);
+    return ok(TEXT.teleport(w.name(o!)));
+  },
+  'look around': ({ w }) => ok(w.describeRoom(w.agentRoom()), 0),
+  'look at': ({ w }, [o]) => ok(w.kind(o!).category === 'room' ? w.describeRoom(o!.id) : w.lookAt(o!)),
+  'look in': ({ w }, [o]) => {
+    if (!w.canSeeInside(o!)) return fail(TEXT.notSeeInside(w.name(o!)));
+    const items = w.sortedContents(o!).map((c) => `\t${w.describe(c, true)}`);
+    return ok(TEXT.lookIn(w.name(o!), items.length ? items.join('\n') : '\tnothing'));
+  },
+  activate: ({ w }, [o]) => {
+    if (!w.kind(o!).activatable) return fail(TEXT.notActivatable(w.name(o!)));
+    if (o!.isOn) return fail(TEXT.alreadyActivated(w.name(o!)));
+    o!.isOn = true;
+    return ok(TEXT.activated(w.name(o!)));
+  },
+  deactivate: ({ w }, [o]) => {
+    if (!w.kind(o!).activatable) return fail(TEXT.notDeactivatable(w.name(o!)));
+    if (!o!.isOn) return fail(TEXT.alreadyDeactivated(w.name(o!)));
+    o!.isOn = false;
+    return ok(TEXT.deactivated(w.name(o!)));
+  },
+  eat: ({ w }, [o]) => {
+    if (!w.kind(o!).edible) return fail(TEXT.notEdible(w.name(o!)));
+    const name = w.name(o!);
+    w.remove(o!.id);
+    return ok(TEXT.eat(name));
+  },
+  'pick up': (ctx, [o]) => moveInto(ctx, o!, ctx.w.get(ctx.w.agent), true),
+  'put down': (ctx, [o]) => {
+    const { w } = ctx;
+    if (o!.parent !== w.agent) return fail(TEXT.unknownAction);
+    return moveInto(ctx, o!, w.get(w.agentRoom()), false);
+  },
+  move: (ctx, [o, to]) => moveInto(ctx, o!, to!, to!.kind === 'agent'),
+  pour: (ctx, [a, b]) => pour(ctx, a!, b!),
+  dunk: (ctx, [a, b]) => {
+    const { w } = ctx;
+    const liquid = b!.contents.map((c) => w.get(c)).find((c) => isLiquidOrGas(w, c));
+    if (w.kind(a!).holds !== 'containing' || !liquid) return fail(TEXT.cantMoveInto(w.name(a!), w.name(b!)));
+    w.moveTo(liquid.id, a!.id);
+    return ok(TEXT.dunk(w.name(a!), w.name(b!)));
+  },
+  focus: ({ w }, [o]) => ok(TEXT.focus(w.name(o!)), 1, { focus: o! }),
+  'reset task': () => ok(TEXT.resetTask, 0),
+  use: ({ w }, [tool, target]) => {
+    if (!w.kind(tool!).thermometer) return fail(TEXT.notAThermometer(w.name(tool!)));
+    return ok(TEXT.thermometer(Math.round(target!.temperature)), 1, { used: { tool: tool!, target: target! } });
+  },
+  read: ({ w }, [o]) => ok(TEXT.read(w.name(o!))),
+  flush: ({ w }, [o]) => {
+    if (o!.kind !== 'toilet') return fail(TEXT.notFlushable(w.name(o!)));
+    return ok(TEXT.flush(w.name(o!)));
+  },
+  connect: (ctx, [a, b]) => connect(ctx, a!, b!),
+  disconnect: (ctx, [o]) => disconnect(ctx, o!),
+  mix: (ctx, [o]) => mix(ctx, o!),
+  wait: () => ok(TEXT.waitN(WAIT_TICKS), WAIT_TICKS),
+  wait1: () => ok(TEXT.wait1, 1),
+  inventory: ({ w }) => ok(w.describeInventory(), 0),
+};
+
+export function execute(ctx: ActionContext, cmd: Command): ActionResult {
+  if (!ctx.electrical && (cmd.template.id === 'connect' || cmd.template.id === 'disconnect')) return fail(TEXT.unknownAction);
+  return HANDLERS[cmd.template.id](ctx, cmd.objs);
+}

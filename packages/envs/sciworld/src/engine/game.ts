@@ -1,0 +1,164 @@
+// The synchronous game loop: special inputs, parsing with the ambiguity dialog, action, world ticks,
+// subgoal checks before and after each tick, score and episode end (ScienceWorld's rules).
+import { TEXT } from '../world/text.js';
+import { GRAMMAR, helpActions } from '../world/grammar.js';
+import { World } from './world.js';
+import { GoalTracker, type GoalEvents, type GoalSpec } from './goals.js';
+import { ReferentIndex, parseCommands, renderCommand, visibleObjects, type Command } from './parser.js';
+import { execute } from './actions.js';
+import { tick } from './physics.js';
+
+export interface Simplifications {
+  teleportAction: boolean;
+  openDoors: boolean;
+  selfWateringFlowerPots: boolean;
+  openContainers: boolean;
+  noElectricalAction: boolean;
+}
+
+export const NO_SIMPLIFICATIONS: Simplifications = {
+  teleportAction: false,
+  openDoors: false,
+  selfWateringFlowerPots: false,
+  openContainers: false,
+  noElectricalAction: false,
+};
+
+export interface GameSetup {
+  world: World;
+  description: string;
+  goals: GoalSpec;
+}
+
+export interface GameStep {
+  observation: string;
+  /** round(100 · score), −100 after a failure. */
+  score: number;
+  reward: number;
+  done: boolean;
+  /** The input parsed into an action (or an ambiguity choice) that applied. */
+  valid: boolean;
+  moves: number;
+}
+
+export interface GameOptions {
+  simplifications: Simplifications;
+  /** ScienceWorld's envStepLimit: the episode ends when moves exceed it. */
+  stepLimit: number;
+}
+
+const collapse = (s: string) => s.replace(/ +/g, ' ');
+
+export class Game {
+  readonly w: World;
+  readonly goals: GoalTracker;
+  moves = 0;
+  private lastScore = 0;
+  private pending: Command[] | undefined;
+  private ended = false;
+
+  constructor(readonly setup: GameSetup, readonly opts: GameOptions) {
+    this.w = setup.world;
+    if (opts.simplifications.openContainers) for (const o of this.w.objs) if (this.w.kind(o).openable && !o.rooms) o.isOpen = true;
+    this.goals = new GoalTracker(setup.goals, this.w);
+    tick(this.w, { selfWateringFlowerPots: opts.simplifications.selfWateringFlowerPots });
+  }
+
+  score(): number {
+    return Math.round(100 * this.goals.score());
+  }
+
+  get done(): boolean {
+    return this.ended;
+  }
+
+  look(): string {
+    return collapse(this.w.describeRoom(this.w.agentRoom()));
+  }
+
+  step(input: string): GameStep {
+    if (this.ended) throw new Error('sciworld: step() after the episode ended; call reset() for a new episode');
+    this.moves++;
+    const { text, valid } = this.respond(input);
+    const score = this.score();
+    const reward = score - this.lastScore;
+    this.lastScore = score;
+    this.ended = this.goals.completed() || this.goals.failed || this.moves > this.opts.stepLimit;
+    return { observation: collapse(text === '' ? TEXT.empty : text), score, reward, done: this.ended, valid, moves: this.moves };
+  }
+
+  private respond(raw: string): { text: string; valid: boolean } {
+    const input = raw.trim();
+    if (this.pending) {
+      const options = this.pending;
+      this.pending = undefined;
+      const n = /^\d+$/.test(input) ? Number(input) : NaN;
+      if (!(n >= 0 && n < options.length)) return { text: TEXT.ambiguityCancelled(input), valid: false };
+      return this.run(options[n]!);
+    }
+    const lower = input.toLowerCase();
+    if (lower === 'help') return { text: `${TEXT.possibleActions}\n\t${helpActions(this.opts.simplifications.teleportAction).join('\n\t')}\n`, valid: true };
+    if (lower === 'objects') return { text: `${TEXT.possibleObjects}\n\t${this.index().keys().sort().join('\n\t')}\n`, valid: true };
+    if (lower === 'task') return { text: TEXT.taskDescription(this.setup.description), valid: true };
+    if (lower === '') return { text: '', valid: false };
+    const cmds = parseCommands(this.w, input, this.index(), this.opts.simplifications.teleportAction);
+    if (cmds.length === 0) return { text: TEXT.unknownAction, valid: false };
+    if (cmds.length === 1) return this.run(cmds[0]!);
+    this.pending = cmds;
+    const lines = cmds.map((c, i) => `${i}:\t${renderCommand(this.w, c, true)}`);
+    return { text: `${TEXT.ambiguous}\n${lines.join('\n')}\n`, valid: true };
+  }
+
+  /** Current ambiguity options (valid inputs are their indices). */
+  pendingOptions(): string[] | undefined {
+    return this.pending?.map((c) => renderCommand(this.w, c, true));
+  }
+
+  index(): ReferentIndex {
+    return new ReferentIndex(this.w, visibleObjects(this.w, true));
+  }
+
+  private run(cmd: Command): { text: string; valid: boolean } {
+    if (cmd.template.id === 'reset task') this.goals.reset();
+    const result = execute(
+      { w: this.w, teleport: this.opts.simplifications.teleportAction, electrical: !this.opts.simplifications.noElectricalAction },
+      cmd,
+    );
+    this.checkGoals(result.events);
+    for (let i = 0; i < result.ticks && !this.goals.completed() && !this.goals.failed; i++) {
+      tick(this.w, { selfWateringFlowerPots: this.opts.simplifications.selfWateringFlowerPots });
+      this.checkGoals({});
+    }
+    return { text: result.text, valid: !result.failed };
+  }
+
+  private checkGoals(ev: GoalEvents): void {
+    this.goals.update(this.w, ev);
+  }
+
+  /** Valid actions now (a bounded enumeration of templates × visible objects, as ScienceWorld's). */
+  validActions(): string[] {
+    if (this.pending) return this.pending.map((_, i) => String(i));
+    const w = this.w;
+    const objs = visibleObjects(w, false).filter((o) => w.kind(o).category !== 'room' && !o.terminal);
+    const out = new Set<string>(['look around', 'inventory', 'task', 'wait', 'wait1']);
+    const name = (o: (typeof objs)[number]) => renderCommand(w, { template: GRAMMAR[0]!, objs: [o] }, false).slice(5);
+    for (const o of objs) {
+      const k = w.kind(o);
+      const n = name(o);
+      out.add(`look at ${n}`);
+      if (o.kind !== 'agent') out.add(`focus on ${n}`);
+      if (k.openable) out.add(o.isOpen ? `close ${n}` : `open ${n}`);
+      if (k.activatable) out.add(o.isOn ? `deactivate ${n}` : `activate ${n}`);
+      if (k.movable && o.parent !== w.agent) out.add(`pick up ${n}`);
+      if (k.edible) out.add(`eat ${n}`);
+      if (k.holds) out.add(`look in ${n}`);
+      if (k.movable) for (const t of objs) if (t !== o && w.kind(t).holds && w.canSeeInside(t)) out.add(`move ${n} to ${name(t)}`);
+      if (k.thermometer) for (const t of objs) if (t !== o) out.add(`use ${n} on ${name(t)}`);
+    }
+    const here = w.agentRoom();
+    for (const d of w.doorsOf(here)) out.add(`go to ${w.name(w.get(w.otherSide(d, here)))}`);
+    if (this.opts.simplifications.teleportAction) for (const r of w.roomIds.keys()) out.add(`teleport to ${r}`);
+    return [...out].sort();
+  }
+}

@@ -1,0 +1,183 @@
+// Scoring (after ScienceWorld's Goal.scala): ordered subgoals S and optional subgoals U;
+// score = idx/|S| + done(U)·(1/(|S|+1))/|U|, capped at 1; a wrong focus on a failIfWrong find fails.
+// Subgoals are data (a tagged union) checked by one generic function.
+import type { StateOfMatter } from '../world/materials.js';
+import { World, NONE, type Obj } from './world.js';
+
+/** Which objects a subgoal is about. All given fields must hold. */
+export interface Match {
+  tag?: string;
+  material?: string;
+  kind?: string;
+  name?: string;
+  species?: string;
+  category?: string;
+  /** Any living thing (plants at any stage, animals). */
+  living?: boolean;
+}
+
+export type Subgoal =
+  | { type: 'focus'; match: Match; failIfWrong: boolean }
+  | { type: 'focusState'; states: StateOfMatter[]; orCombusted?: boolean }
+  | { type: 'focusChangedState' }
+  | { type: 'focusStage'; stage: number }
+  | { type: 'inside'; match: Match; container: Match; failContainer?: Match }
+  | { type: 'insideByReading'; match: Match; threshold: number; above: Match; below: Match }
+  | { type: 'sameRoom'; match: Match }
+  | { type: 'held'; match: Match }
+  | { type: 'activated'; match: Match }
+  | { type: 'powered'; match: Match }
+  | { type: 'used'; tool: Match; target: Match }
+  | { type: 'exists'; match: Match }
+  | { type: 'temperatureChanged'; match: Match; by: number };
+
+export interface GoalSpec {
+  ordered: Subgoal[];
+  optional: Subgoal[];
+}
+
+/** What happened this step, besides the world state. */
+export interface GoalEvents {
+  focus?: Obj;
+  used?: { tool: Obj; target: Obj };
+}
+
+export function matches(w: World, o: Obj, m: Match): boolean {
+  if (o.removed) return false;
+  if (m.tag !== undefined && !o.tags.includes(m.tag)) return false;
+  if (m.material !== undefined && (o.material !== m.material || w.kind(o).category !== 'substance')) return false;
+  if (m.kind !== undefined && o.kind !== m.kind) return false;
+  if (m.name !== undefined && w.name(o) !== m.name) return false;
+  if (m.species !== undefined && o.species !== m.species) return false;
+  if (m.category !== undefined && w.kind(o).category !== m.category) return false;
+  if (m.living && w.kind(o).category !== 'living') return false;
+  return true;
+}
+
+export class GoalTracker {
+  idx = 0;
+  failed = false;
+  readonly optionalDone: boolean[];
+  focus: Obj | undefined;
+  private focusState: StateOfMatter | undefined;
+  private readonly readings = new Map<number, number>();
+  private readonly uses: Array<{ tool: number; target: number }> = [];
+  private readonly startTemps = new Map<number, number>();
+
+  constructor(readonly spec: GoalSpec, w: World) {
+    this.optionalDone = spec.optional.map(() => false);
+    for (const o of w.objs) this.startTemps.set(o.id, o.temperature);
+  }
+
+  reset(): void {
+    this.idx = 0;
+    this.failed = false;
+    this.optionalDone.fill(false);
+    this.focus = undefined;
+    this.uses.length = 0;
+  }
+
+  /** Applies this step's events and advances as far as the state allows. */
+  update(w: World, ev: GoalEvents): void {
+    if (this.failed) return;
+    if (ev.used) {
+      this.uses.push({ tool: ev.used.tool.id, target: ev.used.target.id });
+      if (!this.readings.has(ev.used.target.id)) this.readings.set(ev.used.target.id, ev.used.target.temperature);
+    }
+    let pendingFocus = ev.focus;
+    if (ev.focus) {
+      this.focus = ev.focus;
+      this.focusState = ev.focus.state;
+    }
+    while (this.idx < this.spec.ordered.length) {
+      const g = this.spec.ordered[this.idx]!;
+      if (g.type === 'focus') {
+        if (!pendingFocus) break;
+        if (matches(w, pendingFocus, g.match)) {
+          pendingFocus = undefined;
+          this.idx++;
+          continue;
+        }
+        if (g.failIfWrong) this.failed = true;
+        break;
+      }
+      const r = this.check(w, g);
+      if (r === 'fail') {
+        this.failed = true;
+        break;
+      }
+      if (r !== 'done') break;
+      this.idx++;
+    }
+    this.spec.optional.forEach((g, i) => {
+      if (!this.optionalDone[i] && g.type !== 'focus' && this.check(w, g) === 'done') this.optionalDone[i] = true;
+    });
+  }
+
+  private any(w: World, m: Match): Obj[] {
+    return w.objs.filter((o) => matches(w, o, m));
+  }
+
+  check(w: World, g: Subgoal): 'done' | 'fail' | 'pending' {
+    const f = this.focus && !this.focus.removed ? this.focus : undefined;
+    switch (g.type) {
+      case 'focus':
+        return f && matches(w, f, g.match) ? 'done' : 'pending';
+      case 'focusState':
+        if (!f) return 'pending';
+        if (g.orCombusted && f.combusted) return 'done';
+        return !f.combusted && f.state && g.states.includes(f.state) ? 'done' : 'pending';
+      case 'focusChangedState':
+        return f && (f.combusted || (f.state !== undefined && f.state !== this.focusState)) ? 'done' : 'pending';
+      case 'focusStage':
+        return f && f.stage >= g.stage ? 'done' : 'pending';
+      case 'inside': {
+        const things = this.any(w, g.match);
+        if (g.failContainer) {
+          const bad = this.any(w, g.failContainer);
+          if (things.some((t) => bad.some((b) => w.isInside(t.id, b.id)))) return 'fail';
+        }
+        const boxes = this.any(w, g.container);
+        return things.some((t) => boxes.some((b) => w.isInside(t.id, b.id))) ? 'done' : 'pending';
+      }
+      case 'insideByReading': {
+        const above = this.any(w, g.above);
+        const below = this.any(w, g.below);
+        for (const t of this.any(w, g.match)) {
+          const reading = this.readings.get(t.id) ?? this.startTemps.get(t.id) ?? t.temperature;
+          const [right, wrong] = reading > g.threshold ? [above, below] : [below, above];
+          if (wrong.some((b) => w.isInside(t.id, b.id))) return 'fail';
+          if (right.some((b) => w.isInside(t.id, b.id))) return 'done';
+        }
+        return 'pending';
+      }
+      case 'sameRoom':
+        return this.any(w, g.match).some((o) => w.roomOf(o.id) === w.agentRoom()) ? 'done' : 'pending';
+      case 'held':
+        return this.any(w, g.match).some((o) => w.isInside(o.id, w.agent)) ? 'done' : 'pending';
+      case 'activated':
+        return this.any(w, g.match).some((o) => o.isOn) ? 'done' : 'pending';
+      case 'powered':
+        return this.any(w, g.match).some((o) => o.isOn) ? 'done' : 'pending';
+      case 'used':
+        return this.uses.some((u) => matches(w, w.get(u.tool), g.tool) && matches(w, w.get(u.target), g.target)) ? 'done' : 'pending';
+      case 'exists':
+        return this.any(w, g.match).some((o) => o.parent !== NONE) ? 'done' : 'pending';
+      case 'temperatureChanged':
+        return this.any(w, g.match).some((o) => Math.abs(o.temperature - (this.startTemps.get(o.id) ?? o.temperature)) >= g.by) ? 'done' : 'pending';
+    }
+  }
+
+  /** Score in [0, 1], or −1 after a failure. */
+  score(): number {
+    if (this.failed) return -1;
+    const s = this.spec.ordered.length;
+    const u = this.spec.optional.length;
+    const opt = u === 0 ? 0 : (this.optionalDone.filter(Boolean).length * (1 / (s + 1))) / u;
+    return Math.min(1, (s === 0 ? 1 : this.idx / s) + opt);
+  }
+
+  completed(): boolean {
+    return !this.failed && this.idx >= this.spec.ordered.length;
+  }
+}

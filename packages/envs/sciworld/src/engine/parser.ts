@@ -1,0 +1,172 @@
+// Input → candidate commands. Objects are named by referents (lower-cased names, container-qualified
+// "X in Y", "Y containing X", "<component> <terminal>"); several matches make an ambiguity prompt.
+import { GRAMMAR, type ActionTemplate } from '../world/grammar.js';
+import { World, NONE, type Obj } from './world.js';
+
+export interface Command {
+  template: ActionTemplate;
+  objs: Obj[];
+}
+
+const STOP = new Set(['a', 'an', 'the']);
+
+export function normalize(input: string): string {
+  return input
+    .toLowerCase()
+    .replace(/[^a-z0-9'\- ]+/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !STOP.has(w))
+    .join(' ');
+}
+
+/** Objects the agent can refer to: room contents seen through open containers, inventory, doors. */
+export function visibleObjects(w: World, includeRooms: boolean): Obj[] {
+  const out: Obj[] = [];
+  const walk = (o: Obj) => {
+    for (const c of o.contents) {
+      const child = w.get(c);
+      out.push(child);
+      if (w.canSeeInside(child)) walk(child);
+    }
+  };
+  const room = w.get(w.agentRoom());
+  out.push(room);
+  walk(room);
+  out.push(...w.doorsOf(room.id));
+  if (includeRooms) for (const id of w.roomIds.values()) if (id !== room.id) out.push(w.get(id));
+  return out;
+}
+
+/** All referents of one object (normalised). */
+export function referents(w: World, o: Obj, room: number): string[] {
+  const name = w.name(o);
+  const refs = [name];
+  if (o.rooms) {
+    const other = w.name(w.get(w.otherSide(o, room)));
+    return [`door to ${other}`, `${other} door`];
+  }
+  if (o.terminal) {
+    const parent = w.name(w.get(o.parent));
+    return [`${parent} ${o.terminal}`, `${o.terminal} in ${parent}`, `${o.terminal} on ${parent}`];
+  }
+  if (o.kind === 'agent') refs.push('agent', 'self');
+  // Substances also answer to their material's name ("chocolate" for solid chocolate, "water" for ice).
+  if (o.material && w.kind(o).category === 'substance' && !o.fixedName && !o.combusted) refs.push(o.material);
+  if (o.parent !== NONE) {
+    const container = w.get(o.parent);
+    if (!container.rooms && w.kind(container).category !== 'room') {
+      refs.push(`${name} in ${w.name(container)}`);
+      if (container.kind === 'agent') refs.push(`${name} in inventory`);
+    }
+  }
+  if (w.kind(o).holds === 'containing') for (const c of o.contents) refs.push(`${name} containing ${w.name(w.get(c))}`);
+  return refs.map(normalize);
+}
+
+export class ReferentIndex {
+  private readonly map = new Map<string, Obj[]>();
+  constructor(readonly w: World, objs: Obj[]) {
+    const room = w.agentRoom();
+    for (const o of objs) {
+      for (const r of new Set(referents(w, o, room))) {
+        const list = this.map.get(r);
+        if (list) list.push(o);
+        else this.map.set(r, [o]);
+      }
+    }
+  }
+  lookup(text: string): Obj[] {
+    return this.map.get(normalize(text)) ?? [];
+  }
+  keys(): string[] {
+    return [...this.map.keys()];
+  }
+}
+
+interface CompiledPattern {
+  template: ActionTemplate;
+  re: RegExp;
+  slots: number;
+}
+
+let compiled: CompiledPattern[] | undefined;
+function patterns(): CompiledPattern[] {
+  compiled ??= GRAMMAR.flatMap((template) =>
+    template.patterns.map((p) => {
+      const slots = (p.match(/\{[ab]\}/g) ?? []).length;
+      return { template, slots, re: new RegExp(`^${p.replace(/\{[ab]\}/g, '(.+)')}$`) };
+    }),
+  );
+  return compiled;
+}
+
+/** Every reading of the input as a command over visible objects (deduplicated). */
+export function parseCommands(w: World, input: string, index: ReferentIndex, teleport: boolean): Command[] {
+  const text = input.toLowerCase().trim().replace(/\s+/g, ' ');
+  const out: Command[] = [];
+  const seen = new Set<string>();
+  for (const p of patterns()) {
+    if (p.template.teleportOnly && !teleport) continue;
+    for (const split of splits(text, p)) {
+      const resolved = split.map((s) => index.lookup(s));
+      if (resolved.some((r) => r.length === 0)) continue;
+      for (const combo of product(resolved)) {
+        const key = `${p.template.id}|${combo.map((o) => o.id).join(',')}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ template: p.template, objs: combo });
+      }
+    }
+  }
+  return out;
+}
+
+/** Slot texts for a pattern; two-slot patterns try every position of the separator word. */
+function splits(text: string, p: CompiledPattern): string[][] {
+  if (p.slots === 0) return p.re.test(text) ? [[]] : [];
+  if (p.slots === 1) {
+    const m = p.re.exec(text);
+    return m ? [[m[1]!]] : [];
+  }
+  const out: string[][] = [];
+  const source = p.re.source; // ^verb (.+) sep (.+)$
+  const [, sep] = /\(\.\+\) (.+) \(\.\+\)/.exec(source) ?? [];
+  if (!sep) return out;
+  const head = new RegExp(`${source.slice(0, source.indexOf('(.+)'))}`);
+  const m = head.exec(text);
+  if (!m) return out;
+  const rest = text.slice(m[0].length);
+  const words = rest.split(' ');
+  const sepWords = sep.split(' ');
+  for (let i = 1; i + sepWords.length < words.length; i++) {
+    if (sepWords.every((sw, j) => words[i + j] === sw)) out.push([words.slice(0, i).join(' '), words.slice(i + sepWords.length).join(' ')]);
+  }
+  return out;
+}
+
+function product(lists: Obj[][]): Obj[][] {
+  return lists.reduce<Obj[][]>((acc, list) => acc.flatMap((prefix) => list.map((o) => [...prefix, o])), [[]]);
+}
+
+/** A command rendered with canonical verbs and a path-qualified name per object (ambiguity options). */
+export function renderCommand(w: World, c: Command, qualify: boolean): string {
+  let i = 0;
+  return c.template.canonical.replace(/\{[ab]\}/g, () => {
+    const o = c.objs[i++]!;
+    return qualify ? qualifiedName(w, o) : w.name(o);
+  });
+}
+
+export function qualifiedName(w: World, o: Obj): string {
+  if (o.rooms) return `door to ${w.name(w.get(w.otherSide(o, w.agentRoom())))}`;
+  if (o.terminal) return w.terminalLabel(o);
+  const parts = [w.name(o)];
+  let p = o.parent;
+  while (p !== NONE) {
+    const c = w.get(p);
+    parts.push(c.kind === 'agent' ? 'in inventory' : `in ${w.name(c)}`);
+    if (w.kind(c).category === 'room' || c.kind === 'agent') break;
+    p = c.parent;
+  }
+  return parts.join(' ');
+}

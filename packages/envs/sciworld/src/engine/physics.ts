@@ -1,0 +1,81 @@
+// One world tick: heat transfer along containment, state changes and combustion, water sources,
+// plant growth, and the electrical circuit. Behaviour comes from kind/material data only.
+import { AMBIENT_C, HEAT_TRANSFER_RATE, material, stateAt } from '../world/materials.js';
+import { STAGE_TICKS } from '../world/grammar.js';
+import { World, NONE, type Obj } from './world.js';
+import { solveCircuit } from './circuit.js';
+
+export interface PhysicsOptions {
+  selfWateringFlowerPots: boolean;
+}
+
+/** Temperature an object's surroundings drive it towards. */
+function surroundings(w: World, o: Obj, old: Float64Array): number {
+  if (o.parent === NONE) return AMBIENT_C;
+  const p = w.get(o.parent);
+  const k = w.kind(p);
+  if (k.category === 'room' || p.kind === 'agent') return AMBIENT_C;
+  if (k.heats !== undefined && p.isOn) return k.heats;
+  if (k.cools !== undefined) return k.cools;
+  return old[p.id]!;
+}
+
+export function tick(w: World, opts: PhysicsOptions): void {
+  const objs = w.objs;
+  const old = new Float64Array(objs.length);
+  for (let i = 0; i < objs.length; i++) old[i] = objs[i]!.temperature;
+  for (const o of objs) {
+    if (o.removed || o.parent === NONE) continue;
+    const cat = w.kind(o).category;
+    if (cat === 'room' || cat === 'door' || cat === 'agent' || cat === 'terminal') continue;
+    if (o.material === 'air') continue;
+    const target = surroundings(w, o, old);
+    const gap = target - o.temperature;
+    o.temperature = Math.abs(gap) < 0.5 ? target : o.temperature + gap * HEAT_TRANSFER_RATE;
+  }
+  for (const o of objs) {
+    if (o.removed || !o.material || !o.state || o.combusted) continue;
+    if (w.kind(o).category !== 'substance') continue;
+    if (o.temperature >= material(o.material).combustionPoint) {
+      o.combusted = true;
+      o.state = 'solid';
+      continue;
+    }
+    o.state = stateAt(o.material, o.temperature);
+  }
+  fillFromWaterSources(w);
+  growPlants(w, opts);
+  solveCircuit(w);
+}
+
+function fillFromWaterSources(w: World): void {
+  for (const dev of w.objs) {
+    if (dev.removed || !dev.isOn || !w.kind(dev).waterSource) continue;
+    for (const cid of dev.contents) {
+      const c = w.get(cid);
+      if (w.kind(c).holds !== 'containing' || !c.isOpen) continue;
+      const hasWater = c.contents.some((s) => w.get(s).material === 'water' && w.get(s).state === 'liquid' && !w.get(s).fixedName);
+      if (!hasWater) w.create({ kind: 'substance', material: 'water' }, c.id);
+    }
+  }
+}
+
+function growPlants(w: World, opts: PhysicsOptions): void {
+  for (const p of w.objs) {
+    if (p.removed || p.kind !== 'plant' || p.parent === NONE || p.stage >= STAGE_TICKS.length) continue;
+    const pot = w.get(p.parent);
+    if (pot.kind !== 'flower pot') continue;
+    const has = (m: string) => pot.contents.some((c) => w.get(c).material === m && !w.get(c).combusted);
+    if (!has('soil')) continue;
+    if (opts.selfWateringFlowerPots && !has('water')) w.create({ kind: 'substance', material: 'water' }, pot.id);
+    if (!has('water')) continue;
+    p.stageTicks++;
+    if (p.stageTicks >= STAGE_TICKS[p.stage]!) {
+      p.stage++;
+      p.stageTicks = 0;
+      // Each stage drinks the pot's water; without self-watering pots the agent must water again.
+      const water = pot.contents.find((c) => w.get(c).material === 'water');
+      if (water !== undefined && !opts.selfWateringFlowerPots) w.remove(water);
+    }
+  }
+}

@@ -1,0 +1,264 @@
+// The object graph: every thing in the world is an Obj with a parent (containment), flags and
+// physical state. Kind behaviour comes from world/kinds.ts; names and texts from world/text.ts.
+import { kindDef, type KindDef } from '../world/kinds.js';
+import { AMBIENT_C, material, nameInState, type StateOfMatter } from '../world/materials.js';
+import { ROOMS, DOORS, type Spawn } from '../world/layout.js';
+import { TEXT, article } from '../world/text.js';
+
+export interface Obj {
+  id: number;
+  kind: string;
+  /** Fixed display name; substances without one are named by material and state. */
+  fixedName?: string;
+  parent: number;
+  contents: number[];
+  isOpen: boolean;
+  isOn: boolean;
+  temperature: number;
+  material?: string;
+  state?: StateOfMatter;
+  combusted: boolean;
+  tags: string[];
+  species?: string;
+  /** Life stage index into TEXT.stageNames (plants) — animals stay at 2 (adult). */
+  stage: number;
+  stageTicks: number;
+  /** Terminals: the terminals this one is wired to. */
+  links: number[];
+  /** Terminal label ("anode", "terminal 1"). */
+  terminal?: string;
+  /** Doors: the two room ids. */
+  rooms?: [number, number];
+  removed: boolean;
+}
+
+export const NONE = -1;
+
+export class World {
+  readonly objs: Obj[] = [];
+  readonly roomIds = new Map<string, number>();
+  agent = NONE;
+
+  kind(o: Obj): KindDef {
+    return kindDef(o.kind);
+  }
+
+  create(spawn: Spawn, parent: number): Obj {
+    const k = kindDef(spawn.kind);
+    const matName = spawn.material ?? k.material;
+    const mat = matName ? material(matName) : undefined;
+    const o: Obj = {
+      id: this.objs.length,
+      kind: spawn.kind,
+      parent: NONE,
+      contents: [],
+      isOpen: spawn.open ?? !k.openable,
+      isOn: spawn.on ?? false,
+      temperature: spawn.temperature ?? mat?.temperature ?? AMBIENT_C,
+      combusted: false,
+      tags: spawn.tags ? [...spawn.tags] : [],
+      stage: spawn.stage ?? 0,
+      stageTicks: 0,
+      links: [],
+      removed: false,
+    };
+    if (spawn.name !== undefined) o.fixedName = spawn.name;
+    if (matName) o.material = matName;
+    if (k.category === 'substance') o.state = mat!.state;
+    if (spawn.species !== undefined) o.species = spawn.species;
+    this.objs.push(o);
+    if (parent !== NONE) this.moveTo(o.id, parent);
+    if (k.electrical || k.connectable) {
+      const labels = k.electrical?.polarized ? ['anode', 'cathode'] : ['terminal 1', 'terminal 2'];
+      for (const label of labels) {
+        const t = this.create({ kind: 'terminal' }, o.id);
+        t.terminal = label;
+      }
+    }
+    for (const child of spawn.contents ?? []) this.create(child, o.id);
+    return o;
+  }
+
+  /** Builds rooms, doors and the agent; `contents` fills the rooms. */
+  static build(contents: Record<string, Spawn[]>, opts: { openDoors: boolean; agentRoom: string; inventory: Spawn[] }): World {
+    const w = new World();
+    for (const room of ROOMS) {
+      const r = w.create({ kind: 'room', name: room }, NONE);
+      w.roomIds.set(room, r.id);
+    }
+    for (const [a, b] of DOORS) {
+      const d = w.create({ kind: 'door', name: 'door', open: opts.openDoors }, NONE);
+      d.rooms = [w.room(a), w.room(b)];
+    }
+    for (const room of ROOMS) {
+      w.create({ kind: 'substance', material: 'air' }, w.room(room));
+      for (const s of contents[room] ?? []) w.create(s, w.room(room));
+    }
+    const agent = w.create({ kind: 'agent', name: 'agent' }, w.room(opts.agentRoom));
+    w.agent = agent.id;
+    for (const s of opts.inventory) w.create(s, agent.id);
+    return w;
+  }
+
+  room(name: string): number {
+    const id = this.roomIds.get(name);
+    if (id === undefined) throw new Error(`sciworld: unknown room '${name}'`);
+    return id;
+  }
+
+  get(id: number): Obj {
+    const o = this.objs[id];
+    if (!o) throw new Error(`sciworld: no object #${id}`);
+    return o;
+  }
+
+  moveTo(id: number, parent: number): void {
+    const o = this.get(id);
+    if (o.parent !== NONE) {
+      const old = this.get(o.parent).contents;
+      old.splice(old.indexOf(id), 1);
+    }
+    o.parent = parent;
+    if (parent !== NONE) this.get(parent).contents.push(id);
+  }
+
+  remove(id: number): void {
+    const o = this.get(id);
+    this.moveTo(id, NONE);
+    o.removed = true;
+    for (const c of [...o.contents]) this.remove(c);
+  }
+
+  name(o: Obj): string {
+    if (o.fixedName !== undefined) return o.fixedName;
+    if (o.combusted) return 'ash';
+    if (o.material && o.state && this.kind(o).category === 'substance') return nameInState(o.material, o.state);
+    if (o.terminal) return o.terminal;
+    if (o.species) {
+      if (o.kind === 'plant') return o.stage === 0 ? `${o.species} seed` : `${o.species} plant`;
+      return o.species;
+    }
+    return o.kind;
+  }
+
+  /** The room an object is in (walking up containment). */
+  roomOf(id: number): number {
+    let o = this.get(id);
+    while (o.parent !== NONE) {
+      if (this.kind(o).category === 'room') return o.id;
+      o = this.get(o.parent);
+    }
+    return this.kind(o).category === 'room' ? o.id : NONE;
+  }
+
+  agentRoom(): number {
+    return this.get(this.agent).parent;
+  }
+
+  /** True when `id` is (transitively) inside `ancestor`. */
+  isInside(id: number, ancestor: number): boolean {
+    let p = this.get(id).parent;
+    while (p !== NONE) {
+      if (p === ancestor) return true;
+      p = this.get(p).parent;
+    }
+    return false;
+  }
+
+  doorsOf(room: number): Obj[] {
+    return this.objs.filter((o) => o.rooms && (o.rooms[0] === room || o.rooms[1] === room));
+  }
+
+  otherSide(door: Obj, room: number): number {
+    return door.rooms![0] === room ? door.rooms![1] : door.rooms![0];
+  }
+
+  /** Children sorted the way ScienceWorld ≥1.3 lists them: by name, then creation order. */
+  sortedContents(o: Obj): Obj[] {
+    return o.contents
+      .map((c) => this.get(c))
+      .filter((c) => this.kind(c).category !== 'terminal')
+      .sort((a, b) => (this.name(a) < this.name(b) ? -1 : this.name(a) > this.name(b) ? 1 : a.id - b.id));
+  }
+
+  canSeeInside(o: Obj): boolean {
+    return o.isOpen || !this.kind(o).openable;
+  }
+
+  // ---- descriptions -------------------------------------------------------------------------
+
+  describe(o: Obj, nested = false): string {
+    const k = this.kind(o);
+    const name = this.name(o);
+    const list = () => {
+      const items = this.sortedContents(o).map((c) => this.describe(c, true));
+      return items.length ? items.join(', ') : 'nothing';
+    };
+    switch (k.category) {
+      case 'agent':
+        return 'the agent';
+      case 'substance':
+        return o.fixedName || !(o.material && o.state) ? `a substance called ${name}` : `a substance called ${name}`;
+      case 'terminal':
+        return name;
+      case 'living':
+        if (o.kind === 'plant' && o.stage > 0) return `${article(name)} in the ${TEXT.stageNames[o.stage]} stage`;
+        return article(name);
+      case 'electrical': {
+        if (k.electrical?.role === 'load' || k.electrical?.role === 'switch') return `${article(name)}, which is ${o.isOn ? 'on' : 'off'}`;
+        return article(name);
+      }
+      case 'item':
+        if (k.thermometer) return `${article(name)}, currently reading a temperature of ${Math.round(o.temperature)} degrees celsius`;
+        return article(name);
+      default:
+        break;
+    }
+    const onOff = k.showsOnOff ? `, which is turned ${o.isOn ? 'on' : 'off'}` : '';
+    if (k.holds === 'containing') return `${article(name)}${onOff} (containing ${list()})`;
+    if (k.openable) {
+      if (nested) return o.isOpen ? `${article(name)} (containing ${list()})` : article(name);
+      if (!o.isOpen) return `${article(name)}${onOff}. The ${name} door is closed. `;
+      return `${article(name)}${onOff}. The ${name} door is open. In the ${name} is: ${list()}.`;
+    }
+    if (k.holds) {
+      const prep = k.holds === 'on' ? 'On' : 'In';
+      if (nested && o.contents.length === 0) return `${article(name)}${onOff}`;
+      return `${article(name)}${onOff}. ${prep} the ${name} is: ${list()}.`;
+    }
+    return `${article(name)}${onOff}`;
+  }
+
+  describeRoom(room: number): string {
+    const r = this.get(room);
+    const name = this.name(r);
+    const lines = [TEXT.roomHeader(name)];
+    for (const c of this.sortedContents(r)) lines.push(`\t${this.describe(c)}`);
+    lines.push(TEXT.alsoSee);
+    const doors = this.doorsOf(room)
+      .map((d) => ({ to: this.name(this.get(this.otherSide(d, room))), open: d.isOpen }))
+      .sort((a, b) => (a.to < b.to ? -1 : 1));
+    for (const d of doors) lines.push(`\t${TEXT.door(d.to, d.open)}`);
+    return lines.join('\n');
+  }
+
+  describeInventory(): string {
+    const items = this.sortedContents(this.get(this.agent)).map((c) => `\t${this.describe(c)}`);
+    return `${TEXT.inventory}\n${items.length ? items.join('\n') : '\tnothing'}\n`;
+  }
+
+  /** "look at X": the description plus, for components, their wiring. */
+  lookAt(o: Obj): string {
+    let text = this.describe(o);
+    const terms = o.contents.map((c) => this.get(c)).filter((c) => c.terminal);
+    for (const t of terms) {
+      const to = t.links.map((l) => this.terminalLabel(this.get(l)));
+      text += `\n\tits ${t.terminal} is connected to: ${to.length ? to.join(', ') : 'nothing'}`;
+    }
+    return text;
+  }
+
+  terminalLabel(t: Obj): string {
+    return `${this.name(this.get(t.parent))} ${t.terminal}`;
+  }
+}

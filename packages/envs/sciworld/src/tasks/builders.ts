@@ -1,0 +1,382 @@
+// Variation builders of the implemented tasks: each turns a variation index into world edits, the
+// exact task description, the goal sequence and a plan hint for the expert. Variation grids are data.
+import type { Rng } from '@diffworld/env-core';
+import { sub, type RoomName, type Spawn } from '../world/layout.js';
+import { material as materialOf, nameInState, stateAt, AMBIENT_C } from '../world/materials.js';
+import type { GoalSpec } from '../engine/goals.js';
+
+export type Plan =
+  | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
+  | { kind: 'thermometer'; threshold: number; above: string; below: string; boxRoom: RoomName }
+  | { kind: 'meltingPoint'; material: string; threshold: number; above: string; below: string; boxRoom: RoomName }
+  | { kind: 'power' }
+  | { kind: 'conductivity'; conductive: string; nonconductive: string }
+  | { kind: 'find'; what: 'living' | 'plant'; box: string; boxRoom: RoomName }
+  | { kind: 'paint'; inputs: [string, string]; product: string }
+  | { kind: 'grow'; species: string; seedRoom: RoomName };
+
+export interface VariationBuild {
+  description: string;
+  goals: GoalSpec;
+  plan: Plan;
+}
+
+export type Contents = Record<RoomName, Spawn[]>;
+export type Builder = (variation: number, contents: Contents, rng: Rng) => VariationBuild;
+
+/** Mixed-radix decoding of a variation index over a grid of axis sizes (first axis fastest). */
+function decode(v: number, sizes: number[]): number[] {
+  return sizes.map((s) => {
+    const d = v % s;
+    v = Math.floor(v / s);
+    return d;
+  });
+}
+
+const target = ['target'];
+
+// ---- change of state ----------------------------------------------------------------------
+
+interface StateSubstance {
+  material: string;
+  place: (c: Contents) => void;
+  /** Water drawn from the kitchen sink (nothing spawned) vs. sinks disabled. */
+  label?: string;
+}
+
+const inRoom = (room: RoomName, s: Spawn) => (c: Contents) => void c[room].push(s);
+const inAppliance = (room: RoomName, kind: string, s: Spawn) => (c: Contents) => {
+  const app = c[room].find((x) => x.kind === kind);
+  if (!app) throw new Error(`sciworld: base world lacks a ${kind} in the ${room}`);
+  (app.contents ??= []).push(s);
+};
+const removeKind = (room: RoomName, kind: string) => (c: Contents) => {
+  c[room] = c[room].filter((x) => x.kind !== kind);
+};
+
+const STATE_SUBSTANCES: StateSubstance[] = [
+  { material: 'water', place: () => undefined },
+  { material: 'water', place: (c) => (removeKind('kitchen', 'sink')(c), inRoom('kitchen', { kind: 'glass cup', contents: [sub('water', { tags: target })] })(c)) },
+  { material: 'water', label: 'ice', place: inAppliance('kitchen', 'freezer', { kind: 'tin cup', contents: [sub('water', { temperature: -10, tags: target })] }) },
+  { material: 'orange juice', place: () => undefined },
+  { material: 'apple juice', place: inAppliance('kitchen', 'fridge', { kind: 'glass cup', contents: [sub('apple juice', { temperature: 4, tags: target })] }) },
+  { material: 'chocolate', place: inRoom('kitchen', sub('chocolate', { tags: target })) },
+  { material: 'marshmallow', place: inRoom('kitchen', sub('marshmallow', { tags: target })) },
+  { material: 'ice cream', place: inAppliance('kitchen', 'freezer', { kind: 'ceramic cup', contents: [sub('ice cream', { tags: target })] }) },
+  { material: 'soap', place: () => undefined },
+  { material: 'rubber', place: inRoom('workshop', sub('rubber', { tags: target })) },
+  { material: 'lead', place: inRoom('workshop', sub('lead', { tags: target })) },
+  { material: 'tin', place: inRoom('workshop', sub('tin', { tags: target })) },
+  { material: 'mercury', place: inRoom('workshop', { kind: 'glass jar', contents: [sub('mercury', { tags: target })] }) },
+  { material: 'gallium', place: inRoom('workshop', sub('gallium', { tags: target })) },
+  { material: 'caesium', place: inRoom('workshop', { kind: 'glass jar', contents: [sub('caesium', { tags: target })] }) },
+];
+
+const STATE_VERB = { boil: 'boil', melt: 'melt', freeze: 'freeze', change: 'change the state of matter of' } as const;
+
+function stateBuilder(goal: 'boil' | 'melt' | 'freeze' | 'change'): Builder {
+  return (v, contents) => {
+    const [si, stove] = decode(v, [STATE_SUBSTANCES.length, 2]);
+    const s = STATE_SUBSTANCES[si!]!;
+    s.place(contents);
+    if (stove === 1) removeKind('kitchen', 'stove')(contents);
+    const label = s.label ?? s.material;
+    const combustNote = goal === 'boil' ? 'For compounds without a boiling point, combusting the substance is also acceptable. ' : '';
+    const description = `Your task is to ${STATE_VERB[goal]} ${label}. ${combustNote}First, focus on the substance. Then, take actions that will cause it to change its state of matter.`;
+    const focus = { type: 'focus' as const, match: { material: s.material }, failIfWrong: true };
+    const seq =
+      goal === 'boil'
+        ? [focus, { type: 'focusState' as const, states: ['liquid', 'gas'] as const, orCombusted: true }, { type: 'focusState' as const, states: ['gas'] as const, orCombusted: true }]
+        : goal === 'melt'
+          ? [focus, { type: 'focusState' as const, states: ['solid'] as const }, { type: 'focusState' as const, states: ['liquid'] as const }]
+          : goal === 'freeze'
+            ? [focus, { type: 'focusState' as const, states: ['liquid'] as const }, { type: 'focusState' as const, states: ['solid'] as const }]
+            : [focus, { type: 'focusChangedState' as const }];
+    return {
+      description,
+      goals: {
+        ordered: seq.map((g) => ('states' in g ? { ...g, states: [...g.states] } : g)),
+        optional: [{ type: 'sameRoom', match: { material: s.material } }, { type: 'temperatureChanged', match: { material: s.material }, by: 10 }],
+      },
+      plan: { kind: 'state', goal, material: s.material },
+    };
+  };
+}
+
+// ---- thermometer and melting point ---------------------------------------------------------
+
+const BOX_PAIRS: Array<[string, string]> = [];
+for (const a of ['red', 'green', 'blue', 'orange', 'yellow', 'purple']) for (const b of ['red', 'green', 'blue', 'orange', 'yellow', 'purple']) if (a !== b) BOX_PAIRS.push([a, b]);
+const BOX_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'workshop', 'art studio', 'greenhouse', 'hallway', 'bedroom', 'living room', 'outside', 'foundry'];
+
+function addBoxes(contents: Contents, room: RoomName, pair: [string, string]): [string, string] {
+  const names: [string, string] = [`${pair[0]} box`, `${pair[1]} box`];
+  contents[room].push({ kind: 'box', name: names[0], tags: ['boxA'] }, { kind: 'box', name: names[1], tags: ['boxB'] });
+  return names;
+}
+
+interface MeasuredThing {
+  name: string;
+  room: RoomName;
+  spawn: Spawn;
+  place?: (c: Contents) => void;
+}
+
+const THERMO_OBJECTS: MeasuredThing[] = [
+  { name: 'chocolate', room: 'kitchen', spawn: sub('chocolate', { name: 'chocolate', tags: target }) },
+  { name: 'marshmallow', room: 'kitchen', spawn: sub('marshmallow', { tags: target }) },
+  { name: 'lead', room: 'workshop', spawn: sub('lead', { tags: target }) },
+  { name: 'tin', room: 'workshop', spawn: sub('tin', { tags: target }) },
+  { name: 'rubber', room: 'workshop', spawn: sub('rubber', { tags: target }) },
+  { name: 'sodium chloride', room: 'bathroom', spawn: sub('sodium chloride', { tags: target }) },
+  { name: 'apple juice', room: 'kitchen', spawn: sub('apple juice', { temperature: 4, tags: target }), place: inAppliance('kitchen', 'fridge', { kind: 'glass cup', contents: [sub('apple juice', { temperature: 4, tags: target })] }) },
+  { name: 'ice cream', room: 'kitchen', spawn: sub('ice cream', { temperature: -10, tags: target }), place: inAppliance('kitchen', 'freezer', { kind: 'ceramic cup', contents: [sub('ice cream', { temperature: -10, tags: target })] }) },
+  { name: 'sugar', room: 'living room', spawn: sub('sugar', { tags: target }) },
+];
+const THRESHOLDS = [-30, -20, -5, 0, 10, 15, 30, 40, 50, 60];
+
+const useThermometer: Builder = (v, contents) => {
+  const [oi, ti, bi] = decode(v, [THERMO_OBJECTS.length, THRESHOLDS.length, 6]);
+  const obj = THERMO_OBJECTS[oi!]!;
+  if (obj.place) obj.place(contents);
+  else contents[obj.room].push(obj.spawn);
+  const boxRoom = BOX_ROOMS[bi!]!;
+  const [boxA, boxB] = addBoxes(contents, boxRoom, BOX_PAIRS[bi! * 5]!);
+  const T = THRESHOLDS[ti!]!;
+  const n = obj.name;
+  return {
+    description: `Your task is to measure the temperature of ${n}, which is located around the ${obj.room}. First, focus on the thermometer. Next, focus on the ${n}. If the ${n} temperature is above ${T} degrees celsius, place it in the ${boxA}. If the ${n} temperature is below ${T} degrees celsius, place it in the ${boxB}. The boxes are located around the ${boxRoom}. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { kind: 'thermometer' }, failIfWrong: true },
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'insideByReading', match: { tag: 'target' }, threshold: T, above: { tag: 'boxA' }, below: { tag: 'boxB' } },
+      ],
+      optional: [
+        { type: 'held', match: { kind: 'thermometer' } },
+        { type: 'used', tool: { kind: 'thermometer' }, target: { tag: 'target' } },
+        { type: 'sameRoom', match: { tag: 'target' } },
+      ],
+    },
+    plan: { kind: 'thermometer', threshold: T, above: boxA, below: boxB, boxRoom },
+  };
+};
+
+const MELT_SUBSTANCES: MeasuredThing[] = [
+  { name: 'chocolate', room: 'kitchen', spawn: sub('chocolate', { tags: target }) },
+  { name: 'marshmallow', room: 'kitchen', spawn: sub('marshmallow', { tags: target }) },
+  { name: 'soap', room: 'bathroom', spawn: sub('soap', { tags: target }) },
+  { name: 'rubber', room: 'workshop', spawn: sub('rubber', { tags: target }) },
+  { name: 'lead', room: 'workshop', spawn: sub('lead', { tags: target }) },
+  { name: 'tin', room: 'workshop', spawn: sub('tin', { tags: target }) },
+  { name: 'gallium', room: 'workshop', spawn: sub('gallium', { tags: target }) },
+  { name: 'caesium', room: 'foundry', spawn: sub('caesium', { tags: target }) },
+  { name: 'sugar', room: 'living room', spawn: sub('sugar', { tags: target }) },
+  { name: 'ice cream', room: 'kitchen', spawn: sub('ice cream', { tags: target }), place: inAppliance('kitchen', 'freezer', { kind: 'ceramic cup', contents: [sub('ice cream', { temperature: -10, tags: target })] }) },
+  { name: 'ice', room: 'kitchen', spawn: sub('water', { tags: target }), place: inAppliance('kitchen', 'freezer', { kind: 'tin cup', contents: [sub('water', { temperature: -10, tags: target })] }) },
+];
+const MP_OFFSETS = [-200, -100, -50, -20, -10, 10, 20, 50, 100, 200];
+
+const meltingPoint: Builder = (v, contents) => {
+  const [si, oi, bi] = decode(v, [MELT_SUBSTANCES.length, MP_OFFSETS.length, 4]);
+  const s = MELT_SUBSTANCES[si!]!;
+  if (s.place) s.place(contents);
+  else contents[s.room].push(s.spawn);
+  const mat = s.spawn.material!;
+  const T = materialOf(mat).meltingPoint + MP_OFFSETS[oi!]!;
+  const boxRoom = BOX_ROOMS[(bi! * 3 + si!) % BOX_ROOMS.length]!;
+  const [boxA, boxB] = addBoxes(contents, boxRoom, BOX_PAIRS[bi! * 7]!);
+  const n = s.name;
+  const correct = materialOf(mat).meltingPoint > T ? 'boxA' : 'boxB';
+  return {
+    description: `Your task is to measure the melting point of ${n}, which is located around the ${s.room}. First, focus on the thermometer. Next, focus on the ${n}. If the melting point of ${n} is above ${T} degrees celsius, focus on the ${boxA}. If the melting point of ${n} is below ${T} degrees celsius, focus on the ${boxB}. The boxes are located around the ${boxRoom}. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { kind: 'thermometer' }, failIfWrong: true },
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'focusState', states: ['liquid', 'gas'] },
+        { type: 'focus', match: { tag: correct }, failIfWrong: true },
+      ],
+      optional: [
+        { type: 'held', match: { kind: 'thermometer' } },
+        { type: 'used', tool: { kind: 'thermometer' }, target: { tag: 'target' } },
+        { type: 'sameRoom', match: { tag: 'target' } },
+      ],
+    },
+    plan: { kind: 'meltingPoint', material: mat, threshold: T, above: boxA, below: boxB, boxRoom },
+  };
+};
+
+// ---- electricity ----------------------------------------------------------------------------
+
+const POWER_PARTS = ['light bulb 0', 'light bulb 1', 'light bulb 2', 'electric motor', 'electric buzzer'];
+
+const powerComponent: Builder = (v, contents) => {
+  const [pi, extra] = decode(v, [POWER_PARTS.length, 4]);
+  const bench = contents.workshop.find((s) => s.tags?.includes('workbench'))!;
+  const parts = bench.contents!;
+  const part = POWER_PARTS[pi!]!;
+  let name: string;
+  if (part.startsWith('light bulb')) {
+    const bulbs = parts.filter((s) => s.kind === 'light bulb');
+    const chosen = bulbs[Number(part.slice(-1))]!;
+    chosen.tags = target;
+    name = chosen.name!;
+  } else {
+    parts.push({ kind: part as 'electric motor', tags: target });
+    name = part;
+  }
+  // Variations also differ in distractor components on the bench.
+  const distractors: Spawn[][] = [[], [{ kind: 'electric buzzer', name: 'buzzer' }], [{ kind: 'electric motor', name: 'motor' }], [{ kind: 'switch', name: 'push switch' }]];
+  parts.push(...distractors[extra!]!.filter((d) => d.kind !== part));
+  return {
+    description: `Your task is to turn on the ${name}. First, focus on the ${name}. Then, create an electrical circuit that powers it on. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'powered', match: { tag: 'target' } },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'target' } }],
+    },
+    plan: { kind: 'power' },
+  };
+};
+
+const CONDUCTORS: Array<[string, string]> = [
+  ['metal fork', 'steel'], ['iron block', 'iron'], ['steel block', 'steel'], ['aluminum foil', 'aluminum'], ['copper coin', 'copper'],
+  ['brass key', 'brass'], ['zinc strip', 'zinc'], ['tin plate', 'tin'], ['lead weight', 'lead'], ['metal spoon', 'steel'],
+  ['iron nail', 'iron'], ['steel key', 'steel'], ['aluminum can', 'aluminum'], ['copper pipe', 'copper'], ['brass bell', 'brass'],
+  ['plastic fork', 'plastic'], ['wood block', 'wood'], ['glass rod', 'glass'], ['rubber band', 'rubber'], ['ceramic plate', 'ceramic'],
+  ['paper sheet', 'paper'], ['cotton cloth', 'cloth'], ['wooden spoon', 'wood'], ['plastic ruler', 'plastic'], ['glass marble', 'glass'],
+  ['rubber ball', 'rubber'], ['ceramic tile', 'ceramic'], ['wood chip', 'wood'], ['plastic spoon', 'plastic'], ['cardboard sheet', 'paper'],
+];
+
+const testConductivity: Builder = (v, contents) => {
+  const [oi, bi] = decode(v, [CONDUCTORS.length, BOX_PAIRS.length]);
+  const [name, mat] = CONDUCTORS[oi!]!;
+  contents.workshop.push({ kind: 'conductor item', name, material: mat, tags: target });
+  const [boxA, boxB] = addBoxes(contents, 'workshop', BOX_PAIRS[bi!]!);
+  const conductive = materialOf(mat).conductive;
+  return {
+    description: `Your task is to determine if ${name} is electrically conductive. The ${name} is located around the workshop. First, focus on the ${name}. If it is electrically conductive, place it in the ${boxA}. If it is electrically nonconductive, place it in the ${boxB}. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'inside', match: { tag: 'target' }, container: { tag: conductive ? 'boxA' : 'boxB' }, failContainer: { tag: conductive ? 'boxB' : 'boxA' } },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'target' } }, { type: 'held', match: { tag: 'target' } }],
+    },
+    plan: { kind: 'conductivity', conductive: boxA, nonconductive: boxB },
+  };
+};
+
+// ---- classification -------------------------------------------------------------------------
+
+const ANIMALS = ['chipmunk', 'dove', 'frog', 'rabbit', 'wolf', 'beaver', 'toad', 'turtle', 'parrot', 'mouse', 'hedgehog', 'blue jay'];
+const TREES = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach', 'pear', 'grapefruit', 'apricot'];
+const COLORS = ['red', 'green', 'blue', 'orange', 'yellow', 'purple'];
+
+function livingWorld(contents: Contents, rng: Rng): void {
+  contents.outside.push(...rng.sample(ANIMALS, 3).map((a): Spawn => ({ kind: 'animal', species: a, stage: 2 })));
+  const species = rng.sample(TREES, 3);
+  contents.greenhouse.push(
+    ...species.map((s, i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i + 1}`, contents: [{ kind: 'plant', species: s, stage: 2 }, sub('soil'), sub('water')] })),
+  );
+}
+
+function findBuilder(what: 'living' | 'plant'): Builder {
+  return (v, contents, rng) => {
+    const [ci, ri] = decode(v, [COLORS.length, BOX_ROOMS.length]);
+    livingWorld(contents, rng);
+    const box = `${COLORS[ci!]} box`;
+    const room = BOX_ROOMS[ri!]!;
+    contents[room].push({ kind: 'box', name: box, tags: ['box'] });
+    const thing = what === 'living' ? 'a living thing' : 'a plant';
+    const match = what === 'living' ? { living: true } : { kind: 'plant' };
+    return {
+      description: `Your task is to find ${thing}. First, focus on the thing. Then, move it to the ${box} in the ${room}.`,
+      goals: {
+        ordered: [
+          { type: 'focus', match, failIfWrong: true },
+          { type: 'inside', match, container: { tag: 'box' } },
+        ],
+        optional: [{ type: 'sameRoom', match }, { type: 'held', match }],
+      },
+      plan: { kind: 'find', what, box, boxRoom: room },
+    };
+  };
+}
+
+// ---- chemistry ------------------------------------------------------------------------------
+
+const SECONDARY: Array<{ product: string; inputs: [string, string] }> = [
+  { product: 'green', inputs: ['blue paint', 'yellow paint'] },
+  { product: 'orange', inputs: ['red paint', 'yellow paint'] },
+  { product: 'violet', inputs: ['red paint', 'blue paint'] },
+];
+
+const paintSecondary: Builder = (v, contents) => {
+  const [ci] = decode(v, [SECONDARY.length, 12]);
+  const s = SECONDARY[ci!]!;
+  const table = contents['art studio'].find((x) => x.kind === 'table')!;
+  table.contents![0]!.tags = ['mixer'];
+  const product = `${s.product} paint`;
+  return {
+    description: `Your task is to use chemistry to create ${s.product} paint. When you are done, focus on the ${s.product} paint.`,
+    goals: {
+      ordered: [
+        { type: 'exists', match: { name: product } },
+        { type: 'focus', match: { name: product }, failIfWrong: true },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'mixer' } }, { type: 'inside', match: { name: s.inputs[0] }, container: { tag: 'mixer' } }],
+    },
+    plan: { kind: 'paint', inputs: s.inputs, product },
+  };
+};
+
+// ---- biology --------------------------------------------------------------------------------
+
+const SEEDS = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach'];
+const SEED_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'workshop', 'art studio', 'hallway', 'bedroom', 'living room', 'outside', 'foundry'];
+
+const growPlant: Builder = (v, contents) => {
+  const [si, ri, ni] = decode(v, [SEEDS.length, SEED_ROOMS.length, 2]);
+  const species = SEEDS[si!]!;
+  const room = SEED_ROOMS[ri!]!;
+  const seeds = Array.from({ length: 2 + ni! }, (): Spawn => ({ kind: 'plant', species, stage: 0 }));
+  contents[room].push({ kind: 'seed jar', contents: seeds });
+  contents.greenhouse.push(...[1, 2, 3].map((i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i}`, contents: [sub('soil')] })));
+  const seedMatch = { kind: 'plant', species };
+  return {
+    description: `Your task is to grow a ${species} plant from seed. Seeds can be found in the ${room}. First, focus on a seed. Then, make changes to the environment that grow the plant until it reaches the reproduction life stage.`,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { ...seedMatch, name: `${species} seed` }, failIfWrong: true },
+        { type: 'inside', match: seedMatch, container: { kind: 'flower pot' } },
+        { type: 'focusStage', stage: 1 },
+        { type: 'focusStage', stage: 2 },
+        { type: 'focusStage', stage: 3 },
+      ],
+      optional: [{ type: 'sameRoom', match: { kind: 'flower pot' } }, { type: 'held', match: seedMatch }],
+    },
+    plan: { kind: 'grow', species, seedRoom: room },
+  };
+};
+
+export const BUILDERS: Readonly<Record<string, Builder>> = {
+  boil: stateBuilder('boil'),
+  melt: stateBuilder('melt'),
+  freeze: stateBuilder('freeze'),
+  'change-the-state-of-matter-of': stateBuilder('change'),
+  'use-thermometer': useThermometer,
+  'measure-melting-point-known-substance': meltingPoint,
+  'power-component': powerComponent,
+  'test-conductivity': testConductivity,
+  'find-living-thing': findBuilder('living'),
+  'find-plant': findBuilder('plant'),
+  'chemistry-mix-paint-secondary-color': paintSecondary,
+  'grow-plant': growPlant,
+};
+
+// Re-exported for the expert, which reasons with the same physics facts.
+export { nameInState, stateAt, AMBIENT_C };

@@ -1,0 +1,116 @@
+// Object kinds: what each kind of thing can do. The engine never names a kind; it reads these flags.
+
+export type Category =
+  | 'room' | 'door' | 'agent' | 'substance' | 'container' | 'furniture' | 'device' | 'item' | 'living' | 'electrical' | 'terminal' | 'box';
+
+export interface ElectricalRole {
+  /** source: drives current anode→cathode; load: powered when current flows; wire/switch: conduct. */
+  role: 'source' | 'load' | 'wire' | 'switch';
+  polarized: boolean;
+}
+
+export interface KindDef {
+  category: Category;
+  /** How contents are listed: "In the X is:" vs "On the X is:"; cups list "(containing …)". */
+  holds?: 'in' | 'on' | 'containing';
+  openable?: boolean;
+  activatable?: boolean;
+  /** Temperature the device drives its contents towards while on. */
+  heats?: number;
+  /** Temperature of a cooling appliance (always on, as fridges are). */
+  cools?: number;
+  /** While on, fills containers inside it with water (sinks, bathtubs). */
+  waterSource?: boolean;
+  movable: boolean;
+  thermometer?: boolean;
+  edible?: boolean;
+  electrical?: ElectricalRole;
+  /** Material of the object itself (conductivity), when it has one. */
+  material?: string;
+  /** Devices described as "which is turned on/off". */
+  showsOnOff?: boolean;
+  /** Items that can be connected into a circuit by their two terminals even though not components. */
+  connectable?: boolean;
+}
+
+const container = (material: string): KindDef => ({ category: 'container', holds: 'containing', movable: true, material });
+const cupboardLike: KindDef = { category: 'furniture', holds: 'in', openable: true, movable: false };
+const surface: KindDef = { category: 'furniture', holds: 'on', movable: false };
+const conductor = (material: string): KindDef => ({ category: 'item', movable: true, material, connectable: true });
+
+export const KINDS = {
+  room: { category: 'room', holds: 'in', movable: false },
+  door: { category: 'door', movable: false, openable: true },
+  agent: { category: 'agent', movable: false },
+  substance: { category: 'substance', movable: true },
+  // containers
+  'metal pot': container('steel'),
+  'tin cup': container('tin'),
+  'ceramic cup': container('ceramic'),
+  'glass cup': container('glass'),
+  'wood cup': container('wood'),
+  'glass jar': container('glass'),
+  'seed jar': container('glass'),
+  jug: container('plastic'),
+  'wood bowl': container('wood'),
+  bowl: container('wood'),
+  'flower pot': container('ceramic'),
+  box: { category: 'box', holds: 'containing', movable: false, material: 'cloth' },
+  // furniture
+  counter: surface,
+  table: surface,
+  'steel table': { ...surface, material: 'steel' },
+  desk: surface,
+  bed: surface,
+  couch: surface,
+  chair: surface,
+  bookshelf: surface,
+  'fire pit': { category: 'furniture', holds: 'in', movable: false },
+  ground: { category: 'furniture', holds: 'on', movable: false },
+  beehive: { category: 'furniture', holds: 'in', movable: false, openable: true },
+  cupboard: cupboardLike,
+  drawer: cupboardLike,
+  closet: cupboardLike,
+  // appliances
+  sink: { category: 'device', holds: 'in', activatable: true, waterSource: true, movable: false, showsOnOff: true },
+  bathtub: { category: 'device', holds: 'in', activatable: true, waterSource: true, movable: false, showsOnOff: true },
+  toilet: { category: 'device', holds: 'in', movable: false },
+  stove: { category: 'device', holds: 'on', activatable: true, heats: 260, movable: false, showsOnOff: true },
+  oven: { category: 'device', holds: 'in', openable: true, activatable: true, heats: 540, movable: false, showsOnOff: true },
+  'blast furnace': { category: 'device', holds: 'in', openable: true, activatable: true, heats: 3000, movable: false, showsOnOff: true },
+  fridge: { category: 'device', holds: 'in', openable: true, cools: 4, movable: false },
+  freezer: { category: 'device', holds: 'in', openable: true, cools: -10, movable: false },
+  'ultra low temperature freezer': { category: 'device', holds: 'in', openable: true, cools: -90, movable: false },
+  fountain: { category: 'device', holds: 'in', movable: false },
+  // tools and loose items
+  thermometer: { category: 'item', movable: true, thermometer: true, material: 'glass' },
+  lighter: { category: 'item', movable: true, material: 'plastic' },
+  stopwatch: { category: 'item', movable: true, material: 'plastic' },
+  picture: { category: 'item', movable: true, material: 'paper' },
+  painting: { category: 'item', movable: true, material: 'paper' },
+  shovel: { category: 'item', movable: true, material: 'steel' },
+  axe: { category: 'item', movable: true, material: 'steel' },
+  food: { category: 'item', movable: true, edible: true, material: 'plant matter' },
+  // electrical components
+  battery: { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true } },
+  'light bulb': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'glass' },
+  'electric motor': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'steel' },
+  'electric buzzer': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'plastic' },
+  wire: { category: 'electrical', movable: true, electrical: { role: 'wire', polarized: false }, material: 'copper' },
+  switch: { category: 'electrical', movable: true, activatable: true, electrical: { role: 'switch', polarized: false }, material: 'plastic' },
+  terminal: { category: 'terminal', movable: false },
+  // objects for conductivity tests (connectable by their two terminals)
+  'conductor item': conductor('steel'),
+  // living things
+  animal: { category: 'living', movable: true },
+  plant: { category: 'living', movable: true, material: 'plant matter' },
+  seed: { category: 'living', movable: true, material: 'plant matter' },
+} as const satisfies Record<string, KindDef>;
+
+export type KindName = keyof typeof KINDS;
+
+export function kindDef(kind: string): KindDef {
+  const k = (KINDS as Record<string, KindDef>)[kind];
+  if (!k) throw new Error(`sciworld: unknown object kind '${kind}' (add it to world/kinds.ts)`);
+  return k;
+}

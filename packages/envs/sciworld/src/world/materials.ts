@@ -1,0 +1,82 @@
+// Material table (thermal, electrical and naming facts per substance), after ScienceWorld's
+// MaterialProperties.scala. The engine reads it generically; a new substance is one entry here.
+
+export type StateOfMatter = 'solid' | 'liquid' | 'gas';
+
+export interface Material {
+  /** Names by state (ScienceWorld's nameInStateOfMatter); absent = same name in every state. */
+  names?: Partial<Record<StateOfMatter, string>>;
+  /** State at creation before the first tick. */
+  state: StateOfMatter;
+  meltingPoint: number;
+  boilingPoint: number;
+  combustionPoint: number;
+  conductive: boolean;
+  /** Degrees Celsius at creation (ScienceWorld starts most things at the ambient air temperature). */
+  temperature?: number;
+}
+
+const NEVER = 100_000;
+
+export const MATERIALS = {
+  air: { names: { solid: 'solid air', liquid: 'liquid air', gas: 'air' }, state: 'gas', meltingPoint: -215, boilingPoint: -194, combustionPoint: NEVER, conductive: false },
+  water: { names: { solid: 'ice', liquid: 'water', gas: 'steam' }, state: 'liquid', meltingPoint: 0, boilingPoint: 100, combustionPoint: NEVER, conductive: false },
+  'orange juice': { names: { solid: 'solid orange juice', liquid: 'orange juice', gas: 'gaseous orange juice' }, state: 'liquid', meltingPoint: 0, boilingPoint: 100, combustionPoint: NEVER, conductive: false },
+  'apple juice': { names: { solid: 'solid apple juice', liquid: 'apple juice', gas: 'gaseous apple juice' }, state: 'liquid', meltingPoint: -2, boilingPoint: 160, combustionPoint: NEVER, conductive: false },
+  chocolate: { names: { solid: 'solid chocolate', liquid: 'liquid chocolate', gas: 'gaseous chocolate' }, state: 'solid', meltingPoint: 30, boilingPoint: NEVER, combustionPoint: 95, conductive: false },
+  marshmallow: { names: { solid: 'marshmallow', liquid: 'liquid marshmallow', gas: 'gaseous marshmallow' }, state: 'solid', meltingPoint: 36, boilingPoint: NEVER, combustionPoint: 350, conductive: false },
+  'ice cream': { names: { solid: 'ice cream', liquid: 'liquid ice cream', gas: 'gaseous ice cream' }, state: 'solid', meltingPoint: -10, boilingPoint: 101, combustionPoint: NEVER, conductive: false, temperature: -15 },
+  soap: { names: { solid: 'soap', liquid: 'liquid soap', gas: 'gaseous soap' }, state: 'solid', meltingPoint: 140, boilingPoint: NEVER, combustionPoint: 537, conductive: false },
+  rubber: { names: { solid: 'rubber', liquid: 'liquid rubber', gas: 'gaseous rubber' }, state: 'solid', meltingPoint: 180, boilingPoint: 10_001, combustionPoint: 260, conductive: false },
+  lead: { names: { solid: 'lead', liquid: 'liquid lead', gas: 'gaseous lead' }, state: 'solid', meltingPoint: 327, boilingPoint: 1740, combustionPoint: NEVER, conductive: true },
+  tin: { names: { solid: 'tin', liquid: 'liquid tin', gas: 'gasseous tin' }, state: 'solid', meltingPoint: 232, boilingPoint: 2602, combustionPoint: NEVER, conductive: true },
+  mercury: { names: { solid: 'solid mercury', liquid: 'liquid mercury', gas: 'gaseous mercury' }, state: 'liquid', meltingPoint: -39, boilingPoint: 357, combustionPoint: NEVER, conductive: true },
+  gallium: { names: { solid: 'gallium', liquid: 'liquid gallium', gas: 'gaseous gallium' }, state: 'solid', meltingPoint: 30, boilingPoint: 2400, combustionPoint: NEVER, conductive: true },
+  caesium: { names: { solid: 'solid caesium', liquid: 'liquid caesium', gas: 'gaseous caesium' }, state: 'solid', meltingPoint: 29, boilingPoint: 671, combustionPoint: NEVER, conductive: true },
+  sodium: { names: { solid: 'sodium', liquid: 'liquid sodium', gas: 'gaseous sodium' }, state: 'solid', meltingPoint: 98, boilingPoint: 881, combustionPoint: NEVER, conductive: true },
+  sugar: { state: 'solid', meltingPoint: 186, boilingPoint: NEVER, combustionPoint: 350, conductive: false },
+  'sodium chloride': { names: { solid: 'sodium chloride', liquid: 'liquid sodium chloride', gas: 'gaseous sodium chloride' }, state: 'solid', meltingPoint: 801, boilingPoint: 1465, combustionPoint: NEVER, conductive: false },
+  ash: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
+  soil: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
+  paint: { state: 'liquid', meltingPoint: -10, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
+  // Materials of solid objects (never change state in this engine: only substances do).
+  steel: { state: 'solid', meltingPoint: 1400, boilingPoint: 2900, combustionPoint: NEVER, conductive: true },
+  iron: { state: 'solid', meltingPoint: 1538, boilingPoint: 2862, combustionPoint: NEVER, conductive: true },
+  aluminum: { state: 'solid', meltingPoint: 660, boilingPoint: 2470, combustionPoint: NEVER, conductive: true },
+  copper: { state: 'solid', meltingPoint: 1083, boilingPoint: 2500, combustionPoint: NEVER, conductive: true },
+  brass: { state: 'solid', meltingPoint: 900, boilingPoint: 1100, combustionPoint: NEVER, conductive: true },
+  zinc: { state: 'solid', meltingPoint: 419, boilingPoint: 906, combustionPoint: NEVER, conductive: true },
+  wood: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 350, conductive: false },
+  plastic: { state: 'solid', meltingPoint: 200, boilingPoint: 300, combustionPoint: NEVER, conductive: false },
+  glass: { state: 'solid', meltingPoint: 1400, boilingPoint: 2200, combustionPoint: NEVER, conductive: false },
+  ceramic: { state: 'solid', meltingPoint: 2000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
+  paper: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 210, conductive: false },
+  cloth: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 300, conductive: false },
+  'plant matter': { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 200, conductive: false },
+} as const satisfies Record<string, Material>;
+
+export type MaterialName = keyof typeof MATERIALS;
+
+export function material(name: string): Material {
+  const m = (MATERIALS as Record<string, Material>)[name];
+  if (!m) throw new Error(`sciworld: unknown material '${name}' (add it to world/materials.ts)`);
+  return m;
+}
+
+/** The substance's name in a state, e.g. water → ice / water / steam. */
+export function nameInState(materialName: string, state: StateOfMatter): string {
+  return material(materialName).names?.[state] ?? materialName;
+}
+
+/** The state a material is in at a temperature (ScienceWorld: solid ≤ mp < liquid < bp ≤ gas). */
+export function stateAt(materialName: string, temperature: number): StateOfMatter {
+  const m = material(materialName);
+  if (temperature >= m.boilingPoint) return 'gas';
+  if (temperature > m.meltingPoint) return 'liquid';
+  return 'solid';
+}
+
+/** Ambient temperature of every room (reference: air at 25 °C). */
+export const AMBIENT_C = 25;
+/** Fraction of the temperature gap closed per tick between an object and its surroundings. */
+export const HEAT_TRANSFER_RATE = 0.3;

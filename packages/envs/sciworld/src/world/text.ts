@@ -1,0 +1,66 @@
+// Every sentence the engine prints, keyed by message id (text kept apart from logic). Strings marked
+// (ref) are verbatim from the reference transcripts; the others follow their style (unconfirmed).
+
+export const article = (name: string): string => (/^[aeiou]/i.test(name) ? `an ${name}` : `a ${name}`);
+
+export const TEXT = {
+  roomHeader: (room: string) =>
+    room === 'outside' ? `This outside location is called the ${room}. Here you see: ` : `This room is called the ${room}. In it, you see: `, // (ref)
+  alsoSee: 'You also see:', // (ref)
+  door: (to: string, open: boolean) => `A door to the ${to} (that is ${open ? 'open' : 'closed'})`, // (ref)
+  inventory: 'In your inventory, you see:', // (ref)
+  taskDescription: (desc: string) => `Task Description:\n${desc}`, // (ref)
+  moveRoom: (room: string) => `You move to the ${room}.`, // (ref)
+  teleport: (room: string) => `You teleport to the ${room}.`, // (ref)
+  noPath: "It's not clear how to get there from here.", // (ref)
+  doorClosed: (room: string) => `The door to the ${room} is closed.`,
+  nowOpen: (what: string) => `The ${what} is now open.`, // (ref: "The door is now open.")
+  alreadyOpen: (what: string) => `The ${what} is already open.`, // (ref)
+  nowClosed: (what: string) => `The ${what} is now closed.`,
+  alreadyClosed: (what: string) => `The ${what} is already closed.`,
+  notOpenable: (what: string) => `The ${what} is not something that can be opened.`,
+  pickUp: (what: string) => `You move the ${what} to the inventory.`, // (ref)
+  moveTo: (what: string, to: string) => `You move the ${what} to the ${to}.`, // (ref)
+  putDown: (what: string) => `You move the ${what} to the ${'floor'}.`,
+  notOpenMove: (c: string) => `That can't be moved there, because the ${c} isn't open.`, // (ref)
+  liquid: "You can't pick up a liquid directly.  Try pouring it from one container to another, or dunking empty containers into containers filled with the liquid.", // (ref)
+  notMovable: (what: string) => `The ${what} is not movable.`,
+  cantMoveInto: (what: string, to: string) => `You can't move the ${what} into the ${to}.`,
+  alreadyThere: (what: string, to: string) => `The ${what} is already in the ${to}.`,
+  pourInto: (from: string, to: string) => `You pour the contents of the ${from} into the ${to}.`, // (ref)
+  pourSubstance: (what: string, to: string) => `You pour the ${what} into the ${to}.`,
+  pourEmpty: (from: string) => `The ${from} is empty, so there is nothing to pour.`,
+  cantPour: (what: string) => `You can't pour the ${what}.`,
+  activated: (what: string) => `The ${what} is now activated.`, // (ref)
+  deactivated: (what: string) => `The ${what} is now deactivated.`, // (ref)
+  alreadyActivated: (what: string) => `The ${what} is already activated.`, // (ref)
+  alreadyDeactivated: (what: string) => `The ${what} is already deactivated.`,
+  notActivatable: (what: string) => `The ${what} is not something that can be activated.`, // (ref)
+  notDeactivatable: (what: string) => `The ${what} is not something that can be deactivated.`,
+  focus: (what: string) => `You focus on the ${what}.`, // (ref)
+  waitN: (n: number) => `You decide to wait for ${n} iterations.`, // (ref)
+  wait1: 'You decide to wait for 1 iteration.',
+  thermometer: (t: number) => `the thermometer measures a temperature of ${t} degrees celsius`, // (ref)
+  notAThermometer: (what: string) => `You can't use the ${what} that way.`,
+  eat: (what: string) => `The ${what} was delicious.`, // (ref)
+  notEdible: (what: string) => `The ${what} is not edible.`,
+  notSeeInside: (what: string) => `The ${what} isn't open, so you can't see inside.`, // (ref)
+  lookIn: (what: string, list: string) => `Inside the ${what} is: \n${list}`,
+  connected: (a: string, b: string) => `${a} is now connected to ${b}`,
+  notConnectable: (what: string) => `The ${what} can't be connected to anything.`,
+  disconnected: (what: string) => `The ${what} is now disconnected.`,
+  mixed: (product: string) => `Mixing the contents produces ${product}.`,
+  mixNothing: (what: string) => `Mixing the contents of the ${what} does not produce anything new.`,
+  read: (what: string) => `There is nothing written on the ${what}.`,
+  flush: (what: string) => `The ${what} flushes.`,
+  notFlushable: (what: string) => `The ${what} can't be flushed.`,
+  dunk: (what: string, into: string) => `You dunk the ${what} into the ${into}.`,
+  resetTask: 'You reset the goal progress and focus.', // (ref)
+  unknownAction: 'No known action matches that input.', // (ref)
+  empty: "Unknown action.  Type 'help' for a list of actions, and 'objects' for a list of possible object referents. ", // (ref)
+  ambiguous: 'Ambiguous request: Please enter the number for the action you intended (or blank to cancel):', // (ref)
+  ambiguityCancelled: (input: string) => `ERROR: Unknown response (${input}).  Action cancelled.`, // (ref)
+  possibleActions: 'Possible actions: ', // (ref)
+  possibleObjects: 'Possible object references: ', // (ref)
+  stageNames: ['seed', 'seedling', 'adult', 'reproducing', 'dead'] as const,
+} as const;
