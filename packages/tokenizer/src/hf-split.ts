@@ -1,5 +1,5 @@
 // The library's type declarations re-export its pre-tokenizers through extensionless paths that
-// NodeNext resolution cannot follow, so the one class we need is typed here by hand.
+// NodeNext resolution cannot follow, so the two classes we need are typed here by hand.
 import * as hf from '@huggingface/tokenizers';
 
 interface SplitConfig {
@@ -8,11 +8,16 @@ interface SplitConfig {
   behavior: 'Isolated';
   invert: boolean;
 }
-interface SplitPreTokenizerInstance {
+interface ByteLevelConfig {
+  type: 'ByteLevel';
+  add_prefix_space: boolean;
+  use_regex: boolean;
+}
+interface PreTokenizerWithPattern {
   pattern: RegExp | null;
 }
-type SplitCtor = new (config: SplitConfig) => SplitPreTokenizerInstance;
 
 const exported: Record<string, unknown> = { ...hf };
 
-export const SplitPreTokenizer = exported['SplitPreTokenizer'] as SplitCtor;
+export const SplitPreTokenizer = exported['SplitPreTokenizer'] as new (config: SplitConfig) => PreTokenizerWithPattern;
+export const ByteLevelPreTokenizer = exported['ByteLevelPreTokenizer'] as new (config: ByteLevelConfig) => PreTokenizerWithPattern;

@@ -14,3 +14,6 @@ export { WordCounter } from './train/count.js';
 export { trainBpe, type BpeTrainOptions, type TrainedBpe } from './train/bpe.js';
 export { buildTokenizerJson, writeTokenizerJson } from './train/write.js';
 export { trainTokenizer, trainTokenizerFromFiles, type TrainTokenizerOptions, type TrainStats, type TrainResult } from './train/train.js';
+export { TokenizerPool, type PoolOptions } from './pool/pool.js';
+export { encodeTextsPacked, encodeChatsPacked, unpackRow, concatPacked, type PackedIds } from './pool/packed.js';
+export { syntheticText, mulberry32 } from './synthetic.js';

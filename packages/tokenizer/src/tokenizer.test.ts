@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from './synthetic.js';
-import { OURS_PATH } from './testing.js';
+import { CORPUS_PATH, OURS_PATH } from './testing.js';
 import { Tokenizer } from './tokenizer.js';
 
 const tok = Tokenizer.load(OURS_PATH);
@@ -102,5 +103,36 @@ describe('Tokenizer', () => {
     expect(ragged.ids).toEqual(full);
     expect(() => tok.encodeBatch(texts, { padding: 'max_length' })).toThrow(/"max_length" needs maxLength/);
     expect(() => tok.encodeBatch(texts, { maxLength: 0 })).toThrow(/maxLength` must be a positive integer/);
+  });
+});
+
+describe('fast byte-level BPE path', () => {
+  const lib = Tokenizer.load(OURS_PATH, { fast: false });
+  const gpt2Style = Tokenizer.fromJson({
+    ...lib.json,
+    pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
+    model: { ...lib.json.model, ignore_merges: true },
+  });
+  const gpt2Lib = Tokenizer.fromJson(gpt2Style.json, 'gpt2-style', { fast: false });
+
+  it('is used for our layout and encodes exactly like @huggingface/tokenizers', () => {
+    expect(tok.usesFastPath).toBe(true);
+    expect(lib.usesFastPath).toBe(false);
+    expect(gpt2Style.usesFastPath).toBe(true);
+    const rng = mulberry32(777);
+    for (let i = 0; i < 800; i++) {
+      const s = randomText(rng);
+      expect(tok.encodeIds(s), JSON.stringify(s)).toEqual(lib.encodeIds(s));
+      expect(gpt2Style.encodeIds(s), JSON.stringify(s)).toEqual(gpt2Lib.encodeIds(s));
+    }
+    const corpus = readFileSync(CORPUS_PATH, 'utf8').slice(0, 40_000);
+    expect(tok.encode(corpus)).toEqual(lib.encode(corpus));
+  });
+
+  it('is not used for layouts it does not implement', () => {
+    const withNormalizer = Tokenizer.fromJson({ ...lib.json, normalizer: { type: 'NFC' } });
+    expect(withNormalizer.usesFastPath).toBe(false);
+    const template = Tokenizer.fromJson({ ...lib.json, post_processor: { type: 'TemplateProcessing', single: [], pair: [], special_tokens: {} } });
+    expect(template.usesFastPath).toBe(false);
   });
 });

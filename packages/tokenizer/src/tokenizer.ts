@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { truncateAndPad, type BatchEncoding, type BatchOptions } from './batch.js';
 import { TokenizerError } from './errors.js';
+import { FastByteLevelBpe } from './fast.js';
 import { alignByteLevel, trimByteLevelOffsets, type Offset } from './offsets.js';
 import { MASK_ALIASES, PAD_ALIASES } from './special.js';
 import { validateTokenizerJson, type TokenizerJson } from './validate.js';
@@ -20,6 +21,11 @@ export interface EncodeOptions {
   addSpecialTokens?: boolean;
 }
 
+export interface LoadOptions {
+  /** Use the built-in fast byte-level BPE encoder when the layout allows (default true). */
+  fast?: boolean;
+}
+
 export interface DecodeOptions {
   skipSpecialTokens?: boolean;
 }
@@ -30,10 +36,11 @@ export class Tokenizer {
   private readonly specialIds: ReadonlySet<number>;
   private readonly trimOffsets: boolean;
   private readonly byteLevel: boolean;
+  private readonly fast: FastByteLevelBpe | null;
   /** Number of ids (max id + 1), added tokens included. */
   readonly vocabSize: number;
 
-  private constructor(readonly json: TokenizerJson, readonly source: string) {
+  private constructor(readonly json: TokenizerJson, readonly source: string, opts: LoadOptions) {
     try {
       // clean_up_tokenization_spaces would rewrite " ." → "." on decode and break round trips.
       this.hf = new HfTokenizer(json, { clean_up_tokenization_spaces: false });
@@ -50,18 +57,19 @@ export class Tokenizer {
     };
     this.trimOffsets = components(json.post_processor).some((p) => p['type'] === 'ByteLevel' && p['trim_offsets'] === true);
     this.byteLevel = components(json.decoder).some((d) => d['type'] === 'ByteLevel');
+    this.fast = opts.fast === false ? null : FastByteLevelBpe.tryCreate(json);
     this.vocabSize = this.hf.get_vocab(true).size === 0 ? 0 : Math.max(...this.hf.get_vocab(true).values()) + 1;
   }
 
   /** Builds a tokenizer from parsed tokenizer.json; `where` names the source in errors. */
-  static fromJson(raw: unknown, where = 'tokenizer.json'): Tokenizer {
+  static fromJson(raw: unknown, where = 'tokenizer.json', opts: LoadOptions = {}): Tokenizer {
     const checked = validateTokenizerJson(raw, where);
     if (!checked.ok) throw new TokenizerError(checked.issues);
-    return new Tokenizer(checked.value, where);
+    return new Tokenizer(checked.value, where, opts);
   }
 
   /** Reads and checks a tokenizer.json file. */
-  static load(path: string): Tokenizer {
+  static load(path: string, opts: LoadOptions = {}): Tokenizer {
     let text: string;
     try {
       text = readFileSync(path, 'utf8');
@@ -74,7 +82,7 @@ export class Tokenizer {
     } catch (e) {
       throw new TokenizerError([{ code: 'invalid_json', where: path, detail: (e as Error).message }]);
     }
-    return Tokenizer.fromJson(raw, path);
+    return Tokenizer.fromJson(raw, path, opts);
   }
 
   tokenToId(token: string): number | undefined {
@@ -110,8 +118,18 @@ export class Tokenizer {
   }
 
   /** Encodes one text with tokens and offsets. */
+  /** True when encoding uses the built-in fast byte-level BPE path. */
+  get usesFastPath(): boolean {
+    return this.fast !== null;
+  }
+
   encode(text: string, opts: EncodeOptions = {}): Encoding {
-    const enc = this.hf.encode(text, { add_special_tokens: opts.addSpecialTokens ?? true });
+    const enc = this.fast
+      ? (() => {
+          const ids = this.fast!.encode(text);
+          return { ids, tokens: ids.map((id) => this.idToToken(id)!) };
+        })()
+      : this.hf.encode(text, { add_special_tokens: opts.addSpecialTokens ?? true });
     let offsets = this.byteLevel ? alignByteLevel(text, enc.tokens, this.addedContents) : null;
     if (offsets && this.trimOffsets) offsets = trimByteLevelOffsets(enc.tokens, offsets);
     return { ids: enc.ids, tokens: enc.tokens, offsets };
@@ -119,6 +137,7 @@ export class Tokenizer {
 
   /** Ids only: the fast path for corpora (no offset alignment). */
   encodeIds(text: string, opts: EncodeOptions = {}): number[] {
+    if (this.fast) return this.fast.encode(text);
     return this.hf.encode(text, { add_special_tokens: opts.addSpecialTokens ?? true }).ids;
   }
 
