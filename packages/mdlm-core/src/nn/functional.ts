@@ -1,0 +1,100 @@
+// Composite ops of the transformer, built from graph primitives (so they need no gradient rules):
+// activations, RMSNorm, RoPE, grouped-query attention, SwiGLU, cross-entropy with an ignore mask.
+import {
+  type Tensor, GraphError, add, cast, concat, div, equal, expand, gatherElements, logSoftmax, matmul, maximum, mul,
+  neg, reciprocal, reduceMean, reduceSum, reshape, sigmoid, slice, softmax, sqrt, tanh, transpose, unsqueeze,
+} from '../graph/index.js';
+
+export const silu = (x: Tensor): Tensor => mul(x, sigmoid(x));
+
+/** GELU, tanh approximation (ONNX's Erf is not available in float64 on every provider). */
+export function geluTanh(x: Tensor): Tensor {
+  const inner = mul(add(x, mul(mul(mul(x, x), x), 0.044715)), Math.sqrt(2 / Math.PI));
+  return mul(mul(x, 0.5), add(tanh(inner), 1));
+}
+
+export const rsqrt = (x: Tensor): Tensor => reciprocal(sqrt(x));
+
+/** Hugging Face `nn.Linear` layout: weight is [out, in]; y = x Wᵀ (+ b). */
+export function linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
+  const y = matmul(x, transpose(weight, [1, 0]));
+  return bias ? add(y, bias) : y;
+}
+
+/** LLaMA RMSNorm: x / sqrt(mean(x²) + eps) * weight, over the last axis. */
+export function rmsNorm(x: Tensor, weight: Tensor, eps: number): Tensor {
+  const variance = reduceMean(mul(x, x), [-1], true);
+  return mul(mul(x, rsqrt(add(variance, eps))), weight);
+}
+
+/** cos/sin tables [T, headDim] for positions 0..T-1, halves duplicated (LLaMA's rotate-half form). */
+export function ropeTables(positions: number, headDim: number, theta: number): { cos: Float64Array; sin: Float64Array } {
+  if (headDim % 2 !== 0) throw new GraphError('rope', `head dimension must be even, got ${headDim}`);
+  const half = headDim / 2;
+  const cos = new Float64Array(positions * headDim);
+  const sin = new Float64Array(positions * headDim);
+  for (let p = 0; p < positions; p++)
+    for (let i = 0; i < half; i++) {
+      // Match PyTorch: inv_freq is computed in float32 there; we keep float64 and compare within tolerance.
+      const angle = p / theta ** ((2 * i) / headDim);
+      cos[p * headDim + i] = cos[p * headDim + i + half] = Math.cos(angle);
+      sin[p * headDim + i] = sin[p * headDim + i + half] = Math.sin(angle);
+    }
+  return { cos, sin };
+}
+
+/** Applies rotary embeddings to x [B, H, T, hd] with tables broadcastable to [T, hd]. */
+export function applyRope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
+  const hd = x.dim(-1);
+  const last = x.rank - 1;
+  const x1 = slice(x, [0], [hd / 2], [last]);
+  const x2 = slice(x, [hd / 2], [hd], [last]);
+  const rotated = concat([neg(x2), x1], last); // rotate_half
+  return add(mul(x, cos), mul(rotated, sin));
+}
+
+/** Repeats KV heads for grouped-query attention: [B, Hkv, T, hd] → [B, Hkv·rep, T, hd]. */
+export function repeatKv(x: Tensor, rep: number): Tensor {
+  if (rep === 1) return x;
+  const [b, h, t, d] = x.shape;
+  const x5 = unsqueeze(x, [2]); // (B, Hkv, 1, T, hd)
+  return reshape(expand(x5, [b!, h!, rep, t!, d!]), [b!, (h as number) * rep, t!, d!]);
+}
+
+/**
+ * Scaled dot-product attention. q [B, H, T, hd], k/v [B, Hkv, S, hd]; `mask` is additive and
+ * broadcastable to [B, H, T, S] (0 where allowed, a large negative number where not).
+ */
+export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor): Tensor {
+  const rep = q.dim(1) / k.dim(1);
+  if (!Number.isInteger(rep)) throw new GraphError('attention', `query heads ${q.dim(1)} are not a multiple of KV heads ${k.dim(1)}`);
+  const kr = repeatKv(k, rep);
+  const vr = repeatKv(v, rep);
+  const scores = mul(matmul(q, transpose(kr, [0, 1, 3, 2])), 1 / Math.sqrt(q.dim(-1))); // (B, H, T, S)
+  const probs = softmax(mask ? add(scores, mask) : scores, -1);
+  return matmul(probs, vr); // (B, H, T, hd)
+}
+
+/** SwiGLU feed-forward: down(silu(gate(x)) ⊙ up(x)). */
+export function swiglu(x: Tensor, gate: Tensor, up: Tensor, down: Tensor): Tensor {
+  return linear(mul(silu(linear(x, gate)), linear(x, up)), down);
+}
+
+/**
+ * Mean token cross-entropy over positions whose weight is non-zero (PyTorch's ignore_index
+ * semantics when weights are 0/1). logits [N, V], targets int64 [N], weights float [N].
+ */
+export function crossEntropy(logits: Tensor, targets: Tensor, weights: Tensor): { loss: Tensor; tokens: Tensor } {
+  if (logits.rank !== 2) throw new GraphError('crossEntropy', 'logits must be [N, V]');
+  const logp = logSoftmax(logits, -1);
+  const picked = reshape(gatherElements(logp, reshape(targets, [-1, 1]), 1), [-1]); // (N)
+  const tokens = reduceSum(weights);
+  const loss = div(neg(reduceSum(mul(picked, weights))), maximum(tokens, 1));
+  return { loss, tokens };
+}
+
+/** One-hot as a composite: equality with an index range, cast to a float type. */
+export function oneHot(indices: Tensor, depth: number, dtype: 'float32' | 'float64' = 'float32'): Tensor {
+  const range = indices.graph.constant(Array.from({ length: depth }, (_, i) => i), indices.dtype, [depth]);
+  return cast(equal(unsqueeze(indices, [-1]), range), dtype);
+}

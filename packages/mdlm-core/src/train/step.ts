@@ -1,0 +1,118 @@
+// Training-step graphs. Without gradient accumulation one fused graph does forward, loss,
+// backward, clipping and AdamW; with accumulation a `grad` graph runs per micro-batch and an
+// `apply` graph updates once. Parameters and moments are graph inputs and outputs, named with
+// Hugging Face module paths so checkpoints copy in and out without renaming.
+import { type DType, Graph, type Shape, type Tensor, add, grad, mul } from '../graph/index.js';
+import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clipByGlobalNorm } from '../optim/index.js';
+
+export interface ParamSpec {
+  name: string;
+  shape: readonly number[];
+  /** Whether AdamW's weight decay applies (default true). */
+  decay?: boolean;
+}
+
+export interface InputSpec {
+  name: string;
+  dtype: DType;
+  shape: Shape;
+}
+
+/** Builds the scalar loss from parameter and batch tensors (and may return extra named outputs). */
+export type LossFn = (params: Readonly<Record<string, Tensor>>, batch: Readonly<Record<string, Tensor>>) => { loss: Tensor; outputs?: Record<string, Tensor> };
+
+export interface StepGraphSpec {
+  params: readonly ParamSpec[];
+  batch: readonly InputSpec[];
+  loss: LossFn;
+  /** Float type of parameters and optimizer state. */
+  dtype?: 'float32' | 'float64';
+  optimizer?: Partial<AdamWConfig>;
+  /** Global gradient-norm clip; 0 or Infinity disables. */
+  clipNorm?: number;
+}
+
+/** Names of the tensors that flow in and out of step graphs. */
+export const stepNames = {
+  m: (p: string) => `adam_m.${p}`,
+  v: (p: string) => `adam_v.${p}`,
+  grad: (p: string) => `grad.${p}`,
+  updated: (name: string) => `updated.${name}`,
+  lr: 'lr',
+  step: 'step',
+  gradScale: 'grad_scale',
+  loss: 'loss',
+  gradNorm: 'grad_norm',
+} as const;
+
+function declare(g: Graph, spec: StepGraphSpec) {
+  const dtype = spec.dtype ?? 'float32';
+  const params = Object.fromEntries(spec.params.map((p) => [p.name, g.input(p.name, dtype, p.shape)]));
+  const batch = Object.fromEntries(spec.batch.map((b) => [b.name, g.input(b.name, b.dtype, b.shape)]));
+  return { dtype, params, batch };
+}
+
+function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<string, Tensor>, grads: Tensor[]): void {
+  const { grads: clipped, norm } = clipByGlobalNorm(grads, spec.clipNorm ?? 1.0);
+  const lr = g.input(stepNames.lr, dtype, []);
+  const step = g.input(stepNames.step, dtype, []);
+  const slots = spec.params.map((p, i) => ({
+    param: params[p.name]!,
+    grad: clipped[i]!,
+    m: g.input(stepNames.m(p.name), dtype, p.shape),
+    v: g.input(stepNames.v(p.name), dtype, p.shape),
+    decay: p.decay ?? true,
+  }));
+  const results = adamwStep(slots, lr, step, { ...ADAMW_DEFAULTS, ...spec.optimizer });
+  spec.params.forEach((p, i) => {
+    g.output(stepNames.updated(p.name), results[i]!.param);
+    g.output(stepNames.updated(stepNames.m(p.name)), results[i]!.m);
+    g.output(stepNames.updated(stepNames.v(p.name)), results[i]!.v);
+  });
+  g.output(stepNames.gradNorm, norm);
+}
+
+/** One graph: loss → gradients → clip → AdamW. Outputs loss, grad_norm and updated.* tensors. */
+export function buildFusedStep(spec: StepGraphSpec): Graph {
+  const g = new Graph();
+  const { dtype, params, batch } = declare(g, spec);
+  const { loss, outputs } = spec.loss(params, batch);
+  g.output(stepNames.loss, loss);
+  for (const [k, t] of Object.entries(outputs ?? {})) g.output(k, t);
+  update(g, spec, dtype, params, grad(loss, spec.params.map((p) => params[p.name]!)));
+  return g;
+}
+
+/** Micro-batch graph: loss and grad.* for each parameter (no update). */
+export function buildGradStep(spec: StepGraphSpec): Graph {
+  const g = new Graph();
+  const { params, batch } = declare(g, spec);
+  const { loss, outputs } = spec.loss(params, batch);
+  g.output(stepNames.loss, loss);
+  for (const [k, t] of Object.entries(outputs ?? {})) g.output(k, t);
+  grad(loss, spec.params.map((p) => params[p.name]!)).forEach((t, i) => g.output(stepNames.grad(spec.params[i]!.name), t));
+  return g;
+}
+
+/** Adds two sets of gradients: grad.* + acc.grad.* → updated.grad.*. */
+export function buildAccumulateStep(spec: Pick<StepGraphSpec, 'params' | 'dtype'>): Graph {
+  const g = new Graph();
+  const dtype = spec.dtype ?? 'float32';
+  for (const p of spec.params) {
+    const a = g.input(stepNames.grad(p.name), dtype, p.shape);
+    const b = g.input(`acc.${stepNames.grad(p.name)}`, dtype, p.shape);
+    g.output(stepNames.updated(stepNames.grad(p.name)), add(a, b));
+  }
+  return g;
+}
+
+/** Update from summed gradients scaled by grad_scale (1 / micro-batches): clip, AdamW. */
+export function buildApplyStep(spec: Pick<StepGraphSpec, 'params' | 'dtype' | 'optimizer' | 'clipNorm'>): Graph {
+  const g = new Graph();
+  const dtype = spec.dtype ?? 'float32';
+  const params = Object.fromEntries(spec.params.map((p) => [p.name, g.input(p.name, dtype, p.shape)]));
+  const scale = g.input(stepNames.gradScale, dtype, []);
+  const grads = spec.params.map((p) => mul(g.input(stepNames.grad(p.name), dtype, p.shape), scale));
+  update(g, { ...spec, batch: [], loss: () => ({ loss: scale }) }, dtype, params, grads);
+  return g;
+}
