@@ -34,3 +34,5 @@ export {
   type Feeds,
   type Outputs,
 } from './session.js';
+export { benchmarkMatMul, type MatMulBenchOptions, type MatMulBenchResult } from './bench.js';
+export { vulkanDevices, nvidiaGpus, parseVulkanSummary, ortVersion, type VulkanDevice } from './system.js';
