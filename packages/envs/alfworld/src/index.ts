@@ -25,3 +25,7 @@ export { replayBelief, initialBelief, applyObservation } from './harness/belief.
 export type { Belief } from './harness/belief.js';
 export { checkGoalSatisfied, alfworldReward } from './harness/reward.js';
 export type { GoalMeta } from './harness/reward.js';
+export { startAlfworldServer } from './server/server.js';
+export type { AlfworldServerOptions } from './server/server.js';
+export { corpusEpisodes, corpusRows, episodeRows, playEpisode, expertDemo, playedEpisodeRecord } from './corpus.js';
+export type { CorpusOptions, PerturbOptions, PlayedEpisode } from './corpus.js';

@@ -1,0 +1,46 @@
+import { parseWorldModelUserTurn, pyJsonDumps, validateRow } from '@diffworld/dataset';
+import { describe, expect, it } from 'vitest';
+import { corpusEpisodes, corpusRows, episodeRows, expertDemo, playedEpisodeRecord } from './corpus.js';
+import { splitTasks } from './engine/splits.js';
+import { parseEpisodeRecord } from '@diffworld/env-core';
+
+describe('world-model corpus', () => {
+  it('writes one row per action: grounded system, State/Action user turn, next observation', () => {
+    const [ep] = [...corpusEpisodes({ split: 'train', episodes: 1, seed: 3, expertShare: 0 })];
+    const rows = episodeRows(ep!);
+    expect(rows).toHaveLength(ep!.actions.length);
+    for (const [k, row] of rows.entries()) {
+      expect(validateRow(row)).toMatchObject({ ok: true });
+      const [sys, user, asst] = row.messages;
+      expect(sys!.content.startsWith('## ENVIRONMENT STATE\n')).toBe(true);
+      const turn = parseWorldModelUserTurn(user!.content)!;
+      expect(turn.action).toBe(ep!.actions[k]);
+      expect(turn.history).toEqual(ep!.messages.slice(0, 2 + 2 * k));
+      expect(user!.content).toBe(`State: ${pyJsonDumps(ep!.messages.slice(0, 2 + 2 * k).map((m) => ({ role: m.role, content: m.content })))}\n\nAction: ${ep!.actions[k]}`);
+      expect(asst!.content).toBe(ep!.observations[k]);
+      expect(ep!.messages[3 + 2 * k]!.content.startsWith(`Observation:\n${asst!.content}\n\nAdmissible commands:\n`)).toBe(true);
+      expect(row.dataset).toBe('alfworld');
+    }
+  });
+
+  it('covers failure states: perturbed episodes contain "Nothing happens." and detours, yet mostly still win', () => {
+    const eps = [...corpusEpisodes({ split: 'train', episodes: 60, seed: 1 })];
+    const perturbed = eps.filter((e) => e.perturbed);
+    expect(perturbed.length).toBeGreaterThan(20);
+    const nothing = [...corpusRows({ split: 'train', episodes: 60, seed: 1 })].filter((r) => r.messages[2]!.content === 'Nothing happens.').length;
+    expect(nothing).toBeGreaterThan(10);
+    expect(eps.filter((e) => e.won).length).toBeGreaterThan(50);
+    expect([...corpusEpisodes({ split: 'train', episodes: 5, seed: 1 })].map((e) => e.actions)).toEqual(eps.slice(0, 5).map((e) => e.actions));
+  });
+
+  it('builds expert demos and valid episode records', () => {
+    const task = splitTasks('eval_out_of_distribution')[7]!;
+    const demo = expertDemo(task);
+    expect(demo.won).toBe(true);
+    expect(demo.messages.at(-1)!.role).toBe('assistant');
+    const rec = playedEpisodeRecord(demo);
+    expect(parseEpisodeRecord(JSON.parse(JSON.stringify(rec))).ok).toBe(true);
+    expect(rec).toMatchObject({ env: 'alfworld', split: 'eval_out_of_distribution', won: true, score: 1, steps: demo.actions.length });
+    expect(() => [...corpusEpisodes({ split: 'nope', episodes: 1 })]).toThrow(/unknown split "nope"/);
+  });
+});

@@ -1,0 +1,126 @@
+// World-model corpus: expert episodes plus perturbed ones (random detours, invalid commands,
+// failed attempts at plausible actions), so the corpus covers failure states. Each action that got
+// an observation becomes one row {system: grounded WM prompt, user: "State: <json.dumps(history)>
+// \n\nAction: <action>", assistant: the engine's raw feedback}. The history is the agent conversation
+// (user turns carry the admissible list) and the action is the parsed command, as the reference
+// simulator sends them; the target is the bare textworld text the responder/WM must produce.
+import { Rng, episodeRecord, type ChatMessage, type EpisodeRecord, type TaskRef } from '@diffworld/env-core';
+import { worldModelUserTurn, type ChatRow } from '@diffworld/dataset';
+import { expertAction } from './engine/expert.js';
+import { AlfworldGame } from './engine/game.js';
+import { splitTasks } from './engine/splits.js';
+import { AGENT_SYSTEM_PROMPT, formatUserTurn } from './harness/agent.js';
+import { bakeScene } from './harness/scene-prompt.js';
+import { initialWorldModelPrompt } from './harness/wm-prompt.js';
+import { MAX_STEPS, cachedGame } from './suite.js';
+
+export interface PerturbOptions {
+  /** Share of episodes played by the expert alone. */
+  expertShare?: number;
+  /** Per-step probabilities in perturbed episodes. */
+  detour?: number;
+  invalid?: number;
+  failedAttempt?: number;
+}
+
+export interface CorpusOptions extends PerturbOptions {
+  split: string;
+  episodes: number;
+  seed?: number;
+}
+
+export interface PlayedEpisode {
+  task: TaskRef;
+  messages: ChatMessage[];
+  actions: string[];
+  /** The engine's raw feedback to each action. */
+  observations: string[];
+  won: boolean;
+  perturbed: boolean;
+}
+
+const GARBAGE = ['look around', 'go north', 'take all', 'done', 'put it down', 'open door', 'search the room', 'wait'];
+
+/** A command that looks plausible but is not admissible now: wrong place, wrong verb, wrong object. */
+function failedAttempt(game: AlfworldGame, rng: Rng): string {
+  const admissible = new Set(game.admissibleCommands());
+  const recs = game.spec.receptacles.map((r) => r.name);
+  const objs = game.spec.objects.map((o) => o.name);
+  for (let i = 0; i < 20; i++) {
+    const o = rng.pick(objs);
+    const r = rng.pick(recs);
+    const cmd = rng.pick([`take ${o} from ${r}`, `move ${o} to ${r}`, `open ${r}`, `close ${r}`, `heat ${o} with ${r}`, `cool ${o} with ${r}`, `clean ${o} with ${r}`, `use ${o}`, `examine ${o}`, `go to ${r}`]);
+    if (!admissible.has(cmd)) return cmd;
+  }
+  return rng.pick(GARBAGE);
+}
+
+/** Plays one episode in the real engine with the given perturbation mix. */
+export function playEpisode(task: TaskRef, rng: Rng, perturbed: boolean, opts: PerturbOptions = {}): PlayedEpisode {
+  const game = new AlfworldGame(cachedGame(task));
+  const messages: ChatMessage[] = [{ role: 'system', content: AGENT_SYSTEM_PROMPT }, { role: 'user', content: formatUserTurn(game.intro(), game.admissibleCommands()) }];
+  const actions: string[] = [];
+  const observations: string[] = [];
+  const detour = opts.detour ?? 0.15;
+  const invalid = opts.invalid ?? 0.05;
+  const failed = opts.failedAttempt ?? 0.08;
+  while (!game.won && actions.length < MAX_STEPS) {
+    let action = expertAction(game)!;
+    if (perturbed) {
+      const roll = rng.float();
+      if (roll < detour) action = rng.pick(game.admissibleCommands());
+      else if (roll < detour + invalid) action = rng.pick(GARBAGE);
+      else if (roll < detour + invalid + failed) action = failedAttempt(game, rng);
+    }
+    const out = game.step(action);
+    actions.push(action);
+    observations.push(out.feedback);
+    messages.push({ role: 'assistant', content: `Action: ${action}` }, { role: 'user', content: formatUserTurn(out.feedback, game.admissibleCommands()) });
+  }
+  return { task, messages, actions, observations, won: game.won, perturbed };
+}
+
+/** The episodes of a corpus run, lazily: task i is the split's task (seeded shuffle) i mod n. */
+export function* corpusEpisodes(opts: CorpusOptions): Generator<PlayedEpisode> {
+  if (!Number.isInteger(opts.episodes) || opts.episodes < 0) throw new RangeError(`[alfworld.corpus] episodes must be a non-negative integer, got ${opts.episodes}`);
+  const rng = new Rng(opts.seed ?? 0);
+  const tasks = rng.shuffle(splitTasks(opts.split));
+  const expertShare = opts.expertShare ?? 0.3;
+  for (let i = 0; i < opts.episodes; i++) {
+    const task = tasks[i % tasks.length]!;
+    const epRng = rng.fork(i);
+    yield playEpisode(task, epRng, !epRng.bool(expertShare), opts);
+  }
+}
+
+/** World-model rows of one episode (dataset "alfworld"). */
+export function episodeRows(ep: PlayedEpisode): ChatRow[] {
+  const grounding = initialWorldModelPrompt(bakeScene(cachedGame(ep.task)));
+  return ep.actions.map((action, k) => ({
+    dataset: 'alfworld',
+    messages: [
+      { role: 'system', content: grounding },
+      { role: 'user', content: worldModelUserTurn(ep.messages.slice(0, 2 + 2 * k), action) },
+      { role: 'assistant', content: ep.observations[k]! },
+    ],
+  }));
+}
+
+/** All rows of a corpus run, episode by episode. */
+export function* corpusRows(opts: CorpusOptions): Generator<ChatRow> {
+  for (const ep of corpusEpisodes(opts)) yield* episodeRows(ep);
+}
+
+/** The env-core episode record of a played episode (for `env expert` demos and logs). */
+export function playedEpisodeRecord(ep: PlayedEpisode): EpisodeRecord {
+  return episodeRecord(ep.task, { messages: ep.messages, actions: ep.actions, reward: ep.won ? 1 : 0, score: ep.won ? 1 : 0, won: ep.won });
+}
+
+/**
+ * SFT expert demos as the reference builds them: system, user turns, `Action: <cmd>` turns; the
+ * episode ends on the winning action (its observation is not appended).
+ */
+export function expertDemo(task: TaskRef): PlayedEpisode {
+  const ep = playEpisode(task, new Rng(0), false);
+  return { ...ep, messages: ep.won ? ep.messages.slice(0, -1) : ep.messages };
+}
