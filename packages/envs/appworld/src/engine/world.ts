@@ -2,7 +2,7 @@
 // (serialize → deserialize takes milliseconds), with its own clock, supervisor and revoked tokens.
 import Database from 'better-sqlite3';
 import { DEFAULT_WORLD_SIZE, generateWorld, type WorldSize } from '../world/generate.js';
-import { DEFAULT_DATETIME } from '../world/schema.js';
+import { changeLogSql, DEFAULT_DATETIME } from '../world/schema.js';
 import { accountUser } from '../apps/common.js';
 import { API_REGISTRY } from './registry.js';
 import { verifyToken } from './tokens.js';
@@ -17,6 +17,7 @@ export class AppWorldTemplate {
 
   constructor(readonly seed: number = DEFAULT_WORLD_SEED, size: WorldSize = DEFAULT_WORLD_SIZE) {
     this.db = generateWorld(seed, size);
+    this.db.exec(changeLogSql());
     this.image = this.db.serialize();
   }
 
@@ -25,9 +26,19 @@ export class AppWorldTemplate {
     return this.db.prepare(sql).all(...params) as T[];
   }
 
-  /** A private copy for one episode. `setup` runs before the episode starts (task preconditions). */
-  open(opts: { supervisorId: number; now?: string; strict?: boolean }): AppWorldSession {
-    return new AppWorldSession(new Database(this.image), opts.supervisorId, opts.now ?? DEFAULT_DATETIME, opts.strict ?? false);
+  /**
+   * A private copy for one episode. `setup` runs first (task preconditions); the change log is then
+   * cleared and the start image kept, so evaluation sees only what the episode changed.
+   */
+  open(opts: { supervisorId: number; now?: string; strict?: boolean; setup?: (db: Database.Database) => void }): AppWorldSession {
+    const db = new Database(this.image);
+    let start = this.image;
+    if (opts.setup) {
+      db.transaction(() => opts.setup!(db))();
+      db.exec('DELETE FROM _changes');
+      start = db.serialize();
+    }
+    return new AppWorldSession(db, opts.supervisorId, opts.now ?? DEFAULT_DATETIME, opts.strict ?? false, start);
   }
 }
 
@@ -49,6 +60,8 @@ export class AppWorldSession {
     readonly now: string,
     /** Reject unknown parameters (AppWorld's raise_on_extra_parameters); off by default, as upstream. */
     readonly strict: boolean,
+    /** The database image at the start of the episode (the evaluator's "before"). */
+    readonly startImage: Buffer,
   ) {}
 
   /** Calls `<app>__<api>` with raw arguments. Never throws: every failure is a status + message. */

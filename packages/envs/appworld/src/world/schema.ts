@@ -78,3 +78,17 @@ export const ACCOUNT_APPS = ['amazon', 'file_system', 'gmail', 'phone', 'simple_
 
 /** AppWorld's frozen clock (DEFAULT_SYSTEM_DATETIME). */
 export const DEFAULT_DATETIME = '2023-05-18T12:00:00';
+
+/**
+ * A change log filled by triggers: every insert, update or delete records (table, id). The
+ * evaluator then diffs only the touched rows against the episode's start image.
+ */
+export function changeLogSql(): string {
+  const parts = ['CREATE TABLE _changes (tbl TEXT NOT NULL, row_id INTEGER NOT NULL);'];
+  for (const t of TABLES) {
+    parts.push(`CREATE TRIGGER _ins_${t} AFTER INSERT ON ${t} BEGIN INSERT INTO _changes VALUES ('${t}', NEW.id); END;`);
+    parts.push(`CREATE TRIGGER _upd_${t} AFTER UPDATE ON ${t} BEGIN INSERT INTO _changes VALUES ('${t}', OLD.id); INSERT INTO _changes VALUES ('${t}', NEW.id); END;`);
+    parts.push(`CREATE TRIGGER _del_${t} AFTER DELETE ON ${t} BEGIN INSERT INTO _changes VALUES ('${t}', OLD.id); END;`);
+  }
+  return parts.join('\n');
+}
