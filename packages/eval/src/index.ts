@@ -16,3 +16,4 @@ export { pcaReduce, type PcaResult } from './mauve/pca.js';
 export { kmeansOnce, bestRun, restartSeeds, type KMeansRun, type KMeansTask } from './mauve/kmeans.js';
 export { divergenceCurve, mauveFromCurve, frontierIntegral, klMultinomial, linspace, autoBuckets, roundHalfEven, areaUnderCurve } from './mauve/curve.js';
 export { symmetricEigen } from './mauve/eigen.js';
+export { scoreFiles, joinReferences, datasetName, type ScoreFilesOptions, type ScoreFilesResult } from './files.js';

@@ -1,5 +1,6 @@
 // The command table: every `diffworld` command, in help order.
 import type { Command } from '../command.js';
 import { DATA_COMMANDS } from './data.js';
+import { EVAL_COMMANDS } from './eval.js';
 
-export const COMMANDS: readonly Command[] = [...DATA_COMMANDS];
+export const COMMANDS: readonly Command[] = [...DATA_COMMANDS, ...EVAL_COMMANDS];
