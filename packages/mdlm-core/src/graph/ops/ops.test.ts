@@ -101,6 +101,7 @@ describe('VJP vs central finite differences (float64)', () => {
       const floatIdx = c.inputs.flatMap((s, i) => (isFloatKind(s.kind) ? [i] : []));
       const grads = grad(loss, floatIdx.map((i) => xs[i]!));
       g.output('loss', loss);
+      g.output('y', y);
       grads.forEach((t, j) => g.output(`g${j}`, t));
       const run = await compile(g);
       const feeds = Object.fromEntries(samples.map((s, i) => [`x${i}`, s.data]));
@@ -125,6 +126,16 @@ describe('VJP vs central finite differences (float64)', () => {
         const rel = Math.abs(numeric - analytic) / Math.max(1, Math.abs(numeric), Math.abs(analytic));
         expect(rel, `numeric ${numeric} vs analytic ${analytic}`).toBeLessThanOrEqual(1e-6);
       }
+
+      // The float32 path computes the same forward values as the float64 one, to float32 precision.
+      const g32 = new Graph();
+      const xs32 = c.inputs.map((s, i) => g32.input(`x${i}`, samples[i]!.dtype === 'float64' ? 'float32' : samples[i]!.dtype, s.shape));
+      g32.output('y', c.build(xs32));
+      const out32 = await (await compile(g32))(Object.fromEntries(samples.map((s, i) => [`x${i}`, s.dtype === 'float64' ? Float32Array.from(s.data as Float64Array) : s.data])));
+      const y64 = base.y!.data as Float64Array;
+      const y32 = out32.y!.data as Float32Array;
+      const scale = Math.max(1, ...Array.from(y64, Math.abs));
+      y64.forEach((v, e) => expect(Math.abs(y32[e]! - v) / scale).toBeLessThanOrEqual(1e-5));
     });
   }
 });
