@@ -1,0 +1,1 @@
+export { buildFusedStep, buildGradStep, buildAccumulateStep, buildApplyStep, stepNames, type ParamSpec, type InputSpec, type LossFn, type StepGraphSpec } from './step.js';
