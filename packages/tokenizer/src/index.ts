@@ -8,12 +8,12 @@ export { SPECIAL_TOKENS, DEFAULT_SPECIAL_TOKENS, type SpecialTokenName } from '.
 export { BYTE_LEVEL_ALPHABET, toByteLevel, fromByteLevel } from './bytelevel.js';
 export { QWEN_SPLIT_PATTERN, GPT2_SPLIT_PATTERN, compileSplitPattern } from './pretokenize.js';
 export { renderChat, encodeChat, chatTrainingTexts, type ChatMessage, type ChatTemplateOptions, type ChatEncoding } from './chat.js';
-export { readChatRows, readLinesKeepEnds, splitLinesKeepEnds, parseChatRow } from './corpus.js';
+export { readLinesKeepEnds, splitLinesKeepEnds } from './corpus.js';
 export { writeFileAtomic } from './io.js';
 export { WordCounter } from './train/count.js';
 export { trainBpe, type BpeTrainOptions, type TrainedBpe } from './train/bpe.js';
 export { buildTokenizerJson, writeTokenizerJson } from './train/write.js';
-export { trainTokenizer, trainTokenizerFromFiles, type TrainTokenizerOptions, type TrainStats, type TrainResult } from './train/train.js';
+export { trainTokenizer, trainTokenizerFromFiles, isChatFile, type TrainTokenizerOptions, type TrainStats, type TrainResult } from './train/train.js';
 export { TokenizerPool, type PoolOptions } from './pool/pool.js';
 export { encodeTextsPacked, encodeChatsPacked, unpackRow, concatPacked, type PackedIds } from './pool/packed.js';
 export { syntheticText, mulberry32 } from './synthetic.js';

@@ -1,8 +1,7 @@
 // The command table: every `diffworld` command, in help order.
 import type { Command } from '../command.js';
 import { DATA_COMMANDS } from './data.js';
-import { DOCTOR_COMMANDS } from './doctor.js';
 import { EVAL_COMMANDS } from './eval.js';
 import { TOKENIZER_COMMANDS } from './tokenizer.js';
 
-export const COMMANDS: readonly Command[] = [...DATA_COMMANDS, ...EVAL_COMMANDS, ...DOCTOR_COMMANDS, ...TOKENIZER_COMMANDS];
+export const COMMANDS: readonly Command[] = [...DATA_COMMANDS, ...EVAL_COMMANDS, ...TOKENIZER_COMMANDS];

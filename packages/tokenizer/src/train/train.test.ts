@@ -32,15 +32,15 @@ describe('trainTokenizer', () => {
     expect(tok.padId).toBe(4);
   });
 
-  it('reads chat rows from JSONL and names the line of a bad row', async () => {
+  it('reads chat rows from JSONL (via @diffworld/dataset) and names the line of a bad row', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tok-train-'));
     const good = join(dir, 'rows.jsonl');
     writeFileSync(good, `${JSON.stringify({ messages: [{ role: 'user', content: 'go north' }, { role: 'assistant', content: 'You go north.' }] })}\n\n[{"role":"user","content":"north"}]\n`);
     const { stats } = await trainTokenizerFromFiles([good], { vocabSize: 270 });
     expect(stats.uniqueWords).toBeGreaterThan(3);
     const bad = join(dir, 'bad.jsonl');
-    writeFileSync(bad, '{"messages": []}\n{"messages": [{"role": "user"}]}\n');
-    await expect(trainTokenizerFromFiles([bad], { vocabSize: 270 })).rejects.toThrow(/bad\.jsonl:2: field `messages\[0\]` must be \{role: string, content: string\}/);
+    writeFileSync(bad, '{"messages": [{"role": "user"}]}\n');
+    await expect(trainTokenizerFromFiles([bad], { vocabSize: 270 })).rejects.toThrow(/bad\.jsonl:1/);
     await expect(trainTokenizerFromFiles([join(dir, 'nope.txt')], { vocabSize: 270 })).rejects.toThrow(/nope\.txt: cannot read \(ENOENT\)/);
   });
 });

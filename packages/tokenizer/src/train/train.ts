@@ -1,6 +1,7 @@
 // Training entry points: count words over any text source, run BPE, build tokenizer.json.
 import { chatTrainingTexts, type ChatTemplateOptions } from '../chat.js';
-import { readChatRows, readLinesKeepEnds } from '../corpus.js';
+import { readRows } from '@diffworld/dataset';
+import { readLinesKeepEnds } from '../corpus.js';
 import { QWEN_SPLIT_PATTERN } from '../pretokenize.js';
 import type { TokenizerJson } from '../validate.js';
 import { trainBpe, type BpeTrainOptions } from './bpe.js';
@@ -34,13 +35,18 @@ export async function trainTokenizer(texts: Iterable<string> | AsyncIterable<str
   return finish(counter, opts, t0);
 }
 
-/** Trains from files: .jsonl chat rows (message segments) or text files (lines). */
+/** True for corpus files of chat rows (read by @diffworld/dataset); anything else is plain text. */
+export function isChatFile(path: string): boolean {
+  return /\.(jsonl|ndjson|parquet)$/i.test(path);
+}
+
+/** Trains from files: .jsonl/.parquet chat rows (message segments) or text files (lines). */
 export async function trainTokenizerFromFiles(paths: readonly string[], opts: TrainTokenizerOptions & { chat?: ChatTemplateOptions }): Promise<TrainResult> {
   const counter = new WordCounter(opts.pattern ?? QWEN_SPLIT_PATTERN);
   const t0 = performance.now();
   for (const path of paths) {
-    if (/\.jsonl$/i.test(path)) {
-      for await (const row of readChatRows(path)) for (const t of chatTrainingTexts(row, opts.chat)) counter.add(t);
+    if (isChatFile(path)) {
+      for await (const row of readRows(path)) for (const t of chatTrainingTexts(row.messages, opts.chat)) counter.add(t);
     } else {
       for await (const line of readLinesKeepEnds(path)) counter.add(line);
     }
