@@ -2,7 +2,7 @@
 // subgoal checks before and after each tick, score and episode end (ScienceWorld's rules).
 import { TEXT } from '../world/text.js';
 import { GRAMMAR, helpActions } from '../world/grammar.js';
-import { World } from './world.js';
+import { World, type Obj } from './world.js';
 import { GoalTracker, type GoalEvents, type GoalSpec } from './goals.js';
 import { ReferentIndex, parseCommands, renderCommand, visibleObjects, type Command } from './parser.js';
 import { execute } from './actions.js';
@@ -112,6 +112,11 @@ export class Game {
   /** Current ambiguity options (valid inputs are their indices). */
   pendingOptions(): string[] | undefined {
     return this.pending?.map((c) => renderCommand(this.w, c, true));
+  }
+
+  /** The objects of each pending ambiguity option, in prompt order (for experts). */
+  pendingOptionObjects(): Obj[][] | undefined {
+    return this.pending?.map((c) => c.objs);
   }
 
   index(): ReferentIndex {
