@@ -1,0 +1,155 @@
+// `diffworld env play|expert|corpus|serve <env>`: the environment engines from the command line.
+import { createInterface } from 'node:readline';
+import { AtomicFile, createRowWriter } from '@diffworld/dataset';
+import { withStepLimit } from '@diffworld/env-core';
+import { EXIT, UsageError, intOpt, positional, stringOpt, requiredString, type Command } from '../command.js';
+import { ENVS, envAdapter, splitTasks } from './env/registry.js';
+
+const names = () => Object.keys(ENVS).join('|');
+
+const play: Command = {
+  path: ['env', 'play'],
+  summary: 'play an environment interactively (shows admissible commands)',
+  help: `Usage: diffworld env play <${names()}> [--split S] [--game N]
+
+Plays one task of a split in the real engine, reading one command per line from standard input.
+Type "quit" (or end the input) to stop.
+
+Options:
+  --split S   task split (default: the env's first evaluation split)
+  --game N    index of the task in the split (default 0)
+
+Example:
+  npx diffworld env play alfworld --split eval_in_distribution --game 3`,
+  options: { split: { type: 'string' }, game: { type: 'string' } },
+  async run(args, io) {
+    const adapter = envAdapter(positional(args, 0, 'environment name'));
+    const split = stringOpt(args, 'split') ?? adapter.suite.splits[1] ?? adapter.suite.splits[0]!;
+    const tasks = splitTasks(adapter, split);
+    const index = intOpt(args, 'game', 0);
+    const task = tasks[index];
+    if (!task) throw new UsageError(`--game ${index} is out of range: split ${split} has ${tasks.length} tasks`);
+    const env = withStepLimit(adapter.suite.createEnv(), adapter.suite.maxSteps);
+    const obs = await env.reset(task);
+    io.out(`# ${task.id} (${task.taskType})\n${obs.text}`);
+    const show = (admissible?: string[]) => admissible && io.out(`\nAdmissible commands:\n${admissible.map((a) => `- ${a}`).join('\n')}`);
+    show(obs.admissible);
+    const rl = createInterface({ input: process.stdin, terminal: false });
+    let steps = 0;
+    for await (const line of rl) {
+      const action = line.trim();
+      if (action === 'quit') break;
+      if (!action) continue;
+      const r = await env.step(action);
+      steps++;
+      io.out(`\n> ${action}\n${r.observation.text}`);
+      if (r.done) {
+        io.out(`\n# episode over after ${steps} steps: score ${r.info.score}, ${r.info.won ? 'won' : 'not won'}`);
+        break;
+      }
+      show(r.observation.admissible);
+    }
+    rl.close();
+    return EXIT.ok;
+  },
+};
+
+const expert: Command = {
+  path: ['env', 'expert'],
+  summary: 'write the expert episode of every task of a split (episode records, JSONL)',
+  help: `Usage: diffworld env expert <${names()}> --split S --out FILE.jsonl [--limit N]
+
+Plays the expert planner on every task of the split in the real engine and writes one env-core
+episode record per task ({"env","split","task_id","task_type","seed","messages","actions",
+"steps","reward","score","won"}). Prints the success rate at the end.
+
+Example:
+  npx diffworld env expert alfworld --split train --out demos.jsonl`,
+  options: { split: { type: 'string' }, out: { type: 'string' }, limit: { type: 'string' } },
+  async run(args, io) {
+    const adapter = envAdapter(positional(args, 0, 'environment name'));
+    const split = requiredString(args, 'split');
+    const out = requiredString(args, 'out');
+    const tasks = splitTasks(adapter, split).slice(0, intOpt(args, 'limit', Number.MAX_SAFE_INTEGER));
+    const file = new AtomicFile(out);
+    let won = 0;
+    let last = Date.now();
+    try {
+      for (const [i, task] of tasks.entries()) {
+        const record = await adapter.expertRecord(task);
+        if (record.won) won++;
+        file.write(JSON.stringify(record) + '\n');
+        if (Date.now() - last > 2000) {
+          last = Date.now();
+          io.err(`expert: ${i + 1}/${tasks.length} tasks`);
+        }
+      }
+      file.commit();
+    } catch (e) {
+      file.abort();
+      throw e;
+    }
+    io.out(`${adapter.suite.name} ${split}: ${tasks.length} episodes, expert won ${won} (${((100 * won) / Math.max(tasks.length, 1)).toFixed(1)}%) → ${out}`);
+    return won === tasks.length ? EXIT.ok : EXIT.failure;
+  },
+};
+
+const corpus: Command = {
+  path: ['env', 'corpus'],
+  summary: 'generate world-model training rows from expert and perturbed episodes',
+  help: `Usage: diffworld env corpus <${names()}> --split S --episodes N --out FILE(.jsonl|.parquet) [--seed S]
+
+Rows are {"messages":[system = grounded world-model prompt,
+user = "State: <json history>\\n\\nAction: <action>", assistant = next observation]}.
+
+Example:
+  npx diffworld env corpus alfworld --split train --episodes 200 --out wm-corpus.parquet`,
+  options: { split: { type: 'string' }, episodes: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } },
+  async run(args, io) {
+    const adapter = envAdapter(positional(args, 0, 'environment name'));
+    const split = requiredString(args, 'split');
+    splitTasks(adapter, split);
+    const episodes = intOpt(args, 'episodes', 100);
+    if (episodes < 1) throw new UsageError('--episodes must be at least 1');
+    const out = requiredString(args, 'out');
+    const writer = await createRowWriter(out);
+    let rows = 0;
+    try {
+      for await (const row of adapter.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0) })) {
+        await writer.write(row);
+        rows++;
+      }
+      await writer.close();
+    } catch (e) {
+      await writer.abort();
+      throw e;
+    }
+    io.out(`${adapter.suite.name} ${split}: ${episodes} episodes → ${rows} rows → ${out}`);
+    return EXIT.ok;
+  },
+};
+
+const serve: Command = {
+  path: ['env', 'serve'],
+  summary: "serve an environment over HTTP (the reference's reset/step/close protocol)",
+  help: `Usage: diffworld env serve <${names()}> [--port P] [--host H]
+
+Binds 127.0.0.1 unless --host says otherwise. Stops on Ctrl-C.
+
+Example:
+  npx diffworld env serve alfworld --port 30003`,
+  options: { port: { type: 'string' }, host: { type: 'string' } },
+  async run(args, io) {
+    const adapter = envAdapter(positional(args, 0, 'environment name'));
+    const server = await adapter.serve({ host: stringOpt(args, 'host') ?? '127.0.0.1', port: intOpt(args, 'port', adapter.defaultPort) });
+    io.out(`${adapter.suite.name} env server listening on ${server.url}`);
+    await new Promise<void>((resolve) => {
+      const stop = () => void server.close().then(resolve);
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+    return EXIT.ok;
+  },
+};
+
+export const ENV_COMMANDS: readonly Command[] = [play, expert, corpus, serve];
