@@ -117,7 +117,7 @@ async function main() {
   for (const p of providers) {
     const probe = await probeProvider(p);
     if (!probe.ok) {
-      console.log(`${p}: not available (${probe.error})`);
+      console.log(`${p}: not available (${probe.reason})`);
       continue;
     }
     const sizes = (p === 'cpu' ? values.sizes! : values['webgpu-sizes']!).split(',').map(Number);
