@@ -1,2 +1,40 @@
-// Public API of this package: not implemented yet (see the open issues).
-export {};
+// Public API of the AppWorld engine: the suite, the real and simulated envs, the harness pieces
+// (prompt, parser, WM prompts, responder, rewards), tasks and evaluation, corpus and HTTP server.
+export { appworldSuite, createAppworldSuite, APPWORLD_MAX_STEPS } from './suite.js';
+export type { RewardMode } from './suite.js';
+export { AppworldEnv } from './env/real-env.js';
+export { SimulatedAppworldEnv, wmActionText, unwrapWmOutput } from './env/simulated-env.js';
+
+export { AppWorldTemplate, AppWorldSession, sharedTemplate, DEFAULT_WORLD_SEED } from './engine/world.js';
+export { API_REGISTRY, APPS, toolName } from './engine/registry.js';
+export type { AppName } from './engine/registry.js';
+export { ApiError } from './engine/types.js';
+export type { ApiDef, ParamDef, ParamType, Constraint, CallResult, Json } from './engine/types.js';
+export { validateArgs, MAX_STRING_LENGTH } from './engine/validate.js';
+export { apiDoc, APP_DESCRIPTIONS } from './apps/api_docs.js';
+export { generateWorld, DEFAULT_WORLD_SIZE } from './world/generate.js';
+export type { WorldSize } from './world/generate.js';
+export { TABLES, DEFAULT_DATETIME } from './world/schema.js';
+
+export { agentSystemPrompt, HARNESS_TOOLS, NO_TOOL_CALL_MESSAGE, toolSignature } from './harness/prompt.js';
+export { parseToolCall } from './harness/parser.js';
+export type { ParsedToolCall, CallFormat } from './harness/parser.js';
+export { formatToolCall, renderResult, wrapToolResponse, ToolRunner } from './harness/tool-call.js';
+export type { ToolCall } from './harness/tool-call.js';
+export { groundingPrompt, actionWmPrompt, localResponder, computeQuery, loggedInApps, validationError } from './harness/wm.js';
+export { taskRecords, renderRecords, parseRecords, SECTION_BY_TOOL } from './harness/records.js';
+export { heuristicReward } from './harness/reward.js';
+export { pyJsonDumps } from './harness/py-json.js';
+
+export { SPLITS, allTasks, tasksOf, findTask, resolveTask, taskRef, taskPrompt, startEpisode, scenarioId } from './tasks/catalog.js';
+export { SCENARIOS } from './tasks/scenarios.js';
+export type { AppworldTask, Scenario, Variant, TestResult, Difficulty } from './tasks/types.js';
+export { evaluateTask, goalCompletion, answersMatch } from './tasks/evaluate.js';
+export type { EvalReport, GoalCompletion } from './tasks/evaluate.js';
+export { diffDatabases, DbDiff } from './tasks/diff.js';
+export { runExpert, replayActions } from './tasks/run-expert.js';
+export { ExpertContext } from './tasks/expert.js';
+
+export { generateCorpus, episodeRows, episodeActions } from './corpus/generate.js';
+export type { CorpusRow } from './corpus/generate.js';
+export { startAppworldServer } from './server/server.js';

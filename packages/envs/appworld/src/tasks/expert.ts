@@ -47,16 +47,3 @@ export class ExpertContext {
   }
 }
 
-/** Runs a task's expert program in a fresh episode; returns its actions and the evaluation. */
-export async function runExpertEpisode(task: import('./types.js').AppworldTask): Promise<{ actions: string[]; report: import('./evaluate.js').EvalReport }> {
-  const { startEpisode } = await import('./catalog.js');
-  const { evaluateTask } = await import('./evaluate.js');
-  const { session, runner } = startEpisode(task);
-  try {
-    const x = new ExpertContext(runner, task.supervisor);
-    task.variant.solve(x);
-    return { actions: x.actions, report: evaluateTask(task, session) };
-  } finally {
-    session.close();
-  }
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allTasks, startEpisode, tasksOf, SPLITS } from './catalog.js';
 import { evaluateTask, goalCompletion } from './evaluate.js';
-import { runExpertEpisode } from './expert.js';
+import { runExpert } from './run-expert.js';
 
 describe('task catalogue', () => {
   it('has three variants per scenario with distinct supervisors, in all four splits', () => {
@@ -25,7 +25,7 @@ describe('expert and state-based evaluation', () => {
   it('the expert passes every test of every task of every split (TGC = SGC = 100)', async () => {
     const results = [];
     for (const task of allTasks()) {
-      const { report } = await runExpertEpisode(task);
+      const { report } = runExpert(task);
       expect(report.failed, `${task.id} ${task.scenario.name}: ${JSON.stringify(report.tests.filter((t) => !t.passed))}`).toBe(0);
       results.push({ task, success: report.success });
     }
@@ -48,7 +48,7 @@ describe('expert and state-based evaluation', () => {
   it('flags collateral changes in tables the task does not own', async () => {
     const task = tasksOf('train').find((t) => t.scenario.name === 'spotify_playlist_count')!;
     const { session, runner } = startEpisode(task);
-    const pw = (runner.run({ name: 'supervisor__show_account_passwords', parameters: {} }) as { body: { account_name: string; password: string }[] }).body;
+    const pw = (runner.run({ name: "supervisor__show_account_passwords", parameters: {} }) as unknown as { body: { account_name: string; password: string }[] }).body;
     runner.run({ name: 'simple_note__login', parameters: { username: task.supervisor.email, password: pw.find((p) => p.account_name === 'simple_note')!.password } });
     expect(runner.run({ name: 'simple_note__create_note', parameters: { title: 'stray' } }).ok).toBe(true);
     runner.run({ name: 'supervisor__complete_task', parameters: { answer: task.variant.answer } });

@@ -1,0 +1,41 @@
+// The AppWorld EnvSuite: tasks by split, the real engine, the expert, the WM prompt, the local
+// responder, and a reward that is the paper's heuristic or the exact database tests.
+import { withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
+import { AppworldEnv } from './env/real-env.js';
+import { parseToolCall } from './harness/parser.js';
+import { heuristicReward } from './harness/reward.js';
+import { formatToolCall } from './harness/tool-call.js';
+import { groundingPrompt, localResponder } from './harness/wm.js';
+import { ENV_NAME, resolveTask, SPLITS, taskRef, tasksOf } from './tasks/catalog.js';
+import { replayActions, runExpert } from './tasks/run-expert.js';
+
+export type RewardMode = 'heuristic' | 'exact';
+
+/** Steps per episode: enough for the longest expert (≈15 calls) with room for mistakes. */
+export const APPWORLD_MAX_STEPS = 30;
+
+export function createAppworldSuite(opts: { reward?: RewardMode } = {}): EnvSuite {
+  const mode = opts.reward ?? 'heuristic';
+  return {
+    name: ENV_NAME,
+    splits: SPLITS,
+    maxSteps: APPWORLD_MAX_STEPS,
+    tasks: (split) => tasksOf(split).map(taskRef),
+    createEnv: () => withStepLimit(new AppworldEnv(), APPWORLD_MAX_STEPS),
+    expert: (ref: TaskRef) => runExpert(resolveTask(ref)).actions,
+    worldModelPrompt: (ref: TaskRef) => groundingPrompt(resolveTask(ref)),
+    localResponder,
+    parseAction: (completion: string) => {
+      const call = parseToolCall(completion);
+      return call ? formatToolCall(call) : undefined;
+    },
+    reward: (trajectory: ChatMessage[], ref: TaskRef) => {
+      const task = resolveTask(ref);
+      if (mode === 'exact') return replayActions(task, trajectory.filter((m) => m.role === 'assistant').map((m) => m.content)).success ? 1 : 0;
+      return heuristicReward(trajectory, task.variant.instruction, task.variant.answer === null ? null : String(task.variant.answer));
+    },
+  };
+}
+
+/** The default suite (heuristic reward, as the paper's GRPO runs). */
+export const appworldSuite: EnvSuite = createAppworldSuite();
