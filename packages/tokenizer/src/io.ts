@@ -1,8 +1,6 @@
-// File helpers: atomic writes (temp file + rename, so readers never see half a file) and a small
-// streaming line reader for JSONL / text corpora.
-import { createReadStream, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// Atomic writes (temp file + rename), so readers never see half a file.
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
 
 export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -13,15 +11,5 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   } catch (e) {
     rmSync(tmp, { force: true });
     throw e;
-  }
-}
-
-/** Yields the lines of a file (without their line terminator), streaming. */
-export async function* readLines(path: string): AsyncGenerator<string> {
-  const rl = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  try {
-    for await (const line of rl) yield line;
-  } finally {
-    rl.close();
   }
 }
