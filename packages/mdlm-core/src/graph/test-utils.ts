@@ -13,10 +13,10 @@ const ORT_TYPE: Record<DType, string> = { float32: 'float32', float64: 'float64'
 
 export type Runner = (feeds: Record<string, TypedData>) => Promise<Record<string, HostTensor>>;
 
-/** Emits the graph once and returns a function that runs it on ORT's CPU provider. */
-export async function compile(graph: Graph): Promise<Runner> {
+/** Emits the graph once and returns a function that runs it on one ORT provider (CPU by default). */
+export async function compile(graph: Graph, provider: 'cpu' | 'webgpu' = 'cpu'): Promise<Runner> {
   const { bytes } = emitOnnx(graph);
-  const session = await InferenceSession.create(bytes, { executionProviders: ['cpu'] });
+  const session = await InferenceSession.create(bytes, { executionProviders: [provider] });
   const inputs = new Map(graph.inputs.map((t) => [(t.source as { name: string }).name, t]));
   return async (feeds) => {
     const ortFeeds: Record<string, OrtTensor> = {};

@@ -10,8 +10,10 @@ import { crossEntropy, geluTanh, linear } from '../nn/functional.js';
 import { blockCausalMask } from '../nn/masks.js';
 import { ropeTables } from '../nn/functional.js';
 import { type TransformerConfig, transformerForward, transformerParams } from '../nn/transformer.js';
+import { probeProvider } from '../runtime/index.js';
 import { type LossFn, type ParamSpec, type StepGraphSpec, buildFusedStep, buildGradStep, stepNames } from './step.js';
 
+const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
 const GOLDEN = resolve(import.meta.dirname, '../../../../test-data/golden/engine');
 
 interface Dumped {
@@ -45,13 +47,13 @@ function expectClose(actual: TypedData, expected: number[], tol: number, what: s
   expect(worst / scale, `${what}: max abs error ${worst}`).toBeLessThanOrEqual(tol);
 }
 
-async function checkModel(golden: Golden, spec: StepGraphSpec, feedsBatch: Record<string, TypedData>, dtype: 'float32' | 'float64', tol: number) {
+async function checkModel(golden: Golden, spec: StepGraphSpec, feedsBatch: Record<string, TypedData>, dtype: 'float32' | 'float64', tol: number, provider: 'cpu' | 'webgpu' = 'cpu') {
   const float = (xs: number[]) => typedFrom(dtype, xs);
   const { lr, betas, eps, weight_decay } = golden.config.optimizer;
   const full: StepGraphSpec = { ...spec, dtype, optimizer: { beta1: betas[0], beta2: betas[1], eps, weightDecay: weight_decay }, clipNorm: golden.config.clip };
 
   // First pass: outputs, loss and gradients.
-  const gradRun = await compile(buildGradStep(full));
+  const gradRun = await compile(buildGradStep(full), provider);
   const params: Record<string, TypedData> = Object.fromEntries(Object.entries(golden.params).map(([k, v]) => [k, float(v.data)]));
   const first = await gradRun({ ...params, ...feedsBatch });
   expectClose(first.loss!.data, [golden.loss], tol, 'loss');
@@ -59,7 +61,7 @@ async function checkModel(golden: Golden, spec: StepGraphSpec, feedsBatch: Recor
   for (const [k, v] of Object.entries(golden.grads)) expectClose(first[stepNames.grad(k)]!.data, v.data, tol, `grad ${k}`);
 
   // Three fused AdamW steps on the same batch.
-  const stepRun = await compile(buildFusedStep(full));
+  const stepRun = await compile(buildFusedStep(full), provider);
   let state: Record<string, TypedData> = { ...params };
   for (const s of full.params) {
     state[stepNames.m(s.name)] = float(new Array(params[s.name]!.length).fill(0));
@@ -148,4 +150,15 @@ describe.each([
     const { spec, batch } = make(g);
     await checkModel(g, spec, batch('float32'), 'float32', 2e-4);
   });
+  it('float32 engine on the WebGPU provider matches within float32 tolerance', async (ctx) => {
+    const probe = await probeProvider('webgpu');
+    if (!probe.ok) {
+      // In CI the Vulkan driver is installed by .ci/run, so an unavailable WebGPU is a failure there.
+      if (CI) throw new Error(`WebGPU did not initialise in CI: ${probe.reason}`);
+      ctx.skip(`WebGPU unavailable here: ${probe.reason}`);
+    }
+    const g = load(name);
+    const { spec, batch } = make(g);
+    await checkModel(g, spec, batch('float32'), 'float32', 2e-4, 'webgpu');
+  }, 180_000); // lavapipe compiles every shader on the CPU
 });
