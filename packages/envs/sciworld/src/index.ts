@@ -1,2 +1,17 @@
-// Public API of this package: not implemented yet (see the open issues).
-export {};
+// Public API of @diffworld/sciworld: the ScienceWorld engine, its tasks and expert, and the paper's
+// SciWorld harness (agent prompt, parser, world-model prompts, responder, reward, simulated env,
+// corpus rows, HTTP env server).
+export { sciworldSuite, sciworldTasks } from './suite.js';
+export { SciworldEnv, type SciworldEnvOptions } from './env.js';
+export { Game, NO_SIMPLIFICATIONS, type Simplifications, type GameStep, type GameOptions } from './engine/game.js';
+export { TASKS, SCIWORLD_SPLITS, splitVariations, taskInfo, type TaskInfo, type SciworldSplit } from './tasks/catalog.js';
+export { loadTask, isImplemented, resolveSimplifications, type SimplificationPreset, type LoadedTask } from './tasks/setup.js';
+export { expertActions, ExpertError } from './expert/expert.js';
+export { AGENT_SYSTEM_PROMPT, taskUserMessage, frameObservation, INVALID_ACTION_MESSAGE } from './harness/prompt.js';
+export { parseSciworldAction } from './harness/parse.js';
+export { worldModelPrompt, actionWorldModelPrompt, taskSnapshot, currentRoom, type TaskSnapshot } from './harness/wm-prompt.js';
+export { sciworldLocalResponder, trackInventory } from './harness/responder.js';
+export { sciworldReward, replayScore, shapeReward, repetitionCount, trajectoryActions } from './harness/reward.js';
+export { SimulatedSciworldEnv, cleanWorldModelOutput, shouldStop, type SimulatedEnvOptions } from './harness/simulated.js';
+export { corpusRows, episodeRows, worldModelUserTurn, type CorpusRow, type CorpusOptions } from './harness/corpus.js';
+export { startSciworldServer, parseTaskId, type SciworldServerOptions } from './server.js';

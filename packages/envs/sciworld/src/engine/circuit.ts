@@ -17,7 +17,7 @@ function conducts(w: World, o: Obj): boolean {
 }
 
 export function solveCircuit(w: World): void {
-  const components = w.objs.filter((o) => !o.removed && (w.kind(o).electrical || w.kind(o).connectable));
+  const components = w.components.filter((o) => !o.removed);
   const loads = components.filter((o) => w.kind(o).electrical?.role === 'load');
   const wired = components.some((c) => terminalsOf(w, c).some((t) => t.links.length > 0));
   if (!wired) {

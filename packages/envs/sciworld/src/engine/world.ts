@@ -37,6 +37,9 @@ export const NONE = -1;
 export class World {
   readonly objs: Obj[] = [];
   readonly roomIds = new Map<string, number>();
+  /** Doors and circuit parts, kept as lists because every step and tick asks for them. */
+  readonly doors: Obj[] = [];
+  readonly components: Obj[] = [];
   agent = NONE;
 
   kind(o: Obj): KindDef {
@@ -67,6 +70,8 @@ export class World {
     if (k.category === 'substance') o.state = mat!.state;
     if (spawn.species !== undefined) o.species = spawn.species;
     this.objs.push(o);
+    if (k.category === 'door') this.doors.push(o);
+    if (k.electrical || k.connectable) this.components.push(o);
     if (parent !== NONE) this.moveTo(o.id, parent);
     if (k.electrical || k.connectable) {
       const labels = k.electrical?.polarized ? ['anode', 'cathode'] : ['terminal 1', 'terminal 2'];
@@ -166,7 +171,7 @@ export class World {
   }
 
   doorsOf(room: number): Obj[] {
-    return this.objs.filter((o) => o.rooms && (o.rooms[0] === room || o.rooms[1] === room));
+    return this.doors.filter((o) => o.rooms![0] === room || o.rooms![1] === room);
   }
 
   otherSide(door: Obj, room: number): number {

@@ -1,5 +1,6 @@
 // The action grammar (after ScienceWorld's ActionDefinitions.scala): each action id with its input
-// synonyms; `{a}`/`{b}` are object slots. The first pattern is the canonical form for valid-action lists.
+// synonyms; `{a}`/`{b}` are object slots. The first pattern is what `help` lists (reference order);
+// `canonical` is the form used in valid-action lists and ambiguity prompts.
 
 export type ActionId =
   | 'open' | 'close' | 'go' | 'teleport' | 'look around' | 'look at' | 'look in' | 'activate' | 'deactivate'
@@ -20,8 +21,8 @@ export interface ActionTemplate {
 export const GRAMMAR: readonly ActionTemplate[] = [
   { id: 'open', patterns: ['open {a}'], canonical: 'open {a}' },
   { id: 'close', patterns: ['close {a}'], canonical: 'close {a}' },
-  { id: 'teleport', patterns: ['teleport to {a}', 'teleport into {a}', 'teleport {a}'], canonical: 'teleport to {a}', teleportOnly: true },
-  { id: 'go', patterns: ['go through {a}', 'walk through {a}', 'move through {a}', 'go to {a}', 'walk to {a}', 'move to {a}', 'go into {a}', 'move into {a}', 'go {a}'], canonical: 'go to {a}' },
+  { id: 'teleport', patterns: ['teleport {a}', 'teleport to {a}', 'teleport into {a}'], canonical: 'teleport to {a}', teleportOnly: true },
+  { id: 'go', patterns: ['go {a}', 'go through {a}', 'walk through {a}', 'move through {a}', 'go to {a}', 'walk to {a}', 'move to {a}', 'go into {a}', 'move into {a}'], canonical: 'go to {a}' },
   { id: 'look around', patterns: ['look around', 'look'], canonical: 'look around', free: true },
   { id: 'look at', patterns: ['look at {a}', 'look on {a}', 'examine {a}'], canonical: 'look at {a}' },
   { id: 'look in', patterns: ['look in {a}'], canonical: 'look in {a}' },
@@ -35,8 +36,8 @@ export const GRAMMAR: readonly ActionTemplate[] = [
     patterns: ['move {a} to {b}', 'move {a} into {b}', 'move {a} in {b}', 'move {a} on {b}', 'put {a} to {b}', 'put {a} into {b}', 'put {a} in {b}', 'put {a} on {b}'],
     canonical: 'move {a} to {b}',
   },
-  { id: 'pour', patterns: ['pour {a} into {b}', 'pour {a} in {b}', 'pour {a} on {b}', 'pour {a} to {b}'], canonical: 'pour {a} into {b}' },
-  { id: 'dunk', patterns: ['dunk {a} into {b}', 'dunk {a} in {b}'], canonical: 'dunk {a} into {b}' },
+  { id: 'pour', patterns: ['pour {a} in {b}', 'pour {a} into {b}', 'pour {a} on {b}', 'pour {a} to {b}'], canonical: 'pour {a} into {b}' },
+  { id: 'dunk', patterns: ['dunk {a} in {b}', 'dunk {a} into {b}'], canonical: 'dunk {a} into {b}' },
   { id: 'focus', patterns: ['focus on {a}', 'focus {a}'], canonical: 'focus on {a}' },
   { id: 'reset task', patterns: ['reset task'], canonical: 'reset task' },
   { id: 'use', patterns: ['use {a} on {b}', 'use {a} with {b}'], canonical: 'use {a} on {b}' },

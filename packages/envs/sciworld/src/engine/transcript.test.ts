@@ -1,0 +1,135 @@
+// Exact observation texts per action type, on fixed variations (reference §2.6 strings where known).
+import { describe, expect, it } from 'vitest';
+import { loadTask } from '../tasks/setup.js';
+
+function play(task: string, v: number, preset: 'easy' | 'none', inputs: string[]) {
+  const { game } = loadTask(task, v, preset);
+  return { look: game.look(), out: inputs.map((a) => game.step(a)) };
+}
+
+describe('room and inventory texts', () => {
+  it('renders a room like ScienceWorld (trailing space after "you see:", tabs, doors)', () => {
+    const { look } = play('boil', 0, 'none', []);
+    expect(look).toBe(
+      'This room is called the bathroom. In it, you see: \n\tthe agent\n\ta substance called air\n\ta bathtub, which is turned off. In the bathtub is: nothing.\n\ta glass cup (containing nothing)\n\ta picture\n\ta sink, which is turned off. In the sink is: nothing.\n\ta toilet. In the toilet is: a substance called water.\nYou also see:\n\tA door to the kitchen (that is closed)',
+    );
+  });
+  it('renders the outside with its own header', () => {
+    const { look } = play('power-component', 0, 'easy', []);
+    expect(look.startsWith('This outside location is called the outside. Here you see: \n\tthe agent\n')).toBe(true);
+  });
+  it('inventory always starts with the orange', () => {
+    const { out } = play('boil', 0, 'easy', ['inventory']);
+    expect(out[0]!.observation).toBe('In your inventory, you see:\n\tan orange\n');
+  });
+});
+
+describe('action feedback', () => {
+  const { out } = play('boil', 0, 'easy', [
+    'teleport to kitchen', 'open fridge', 'open fridge', 'look at fridge', 'close fridge', 'open cupboard', 'take tin cup',
+    'move tin cup to fridge', 'activate fridge', 'activate stove', 'activate stove', 'deactivate stove', 'use thermometer on stove',
+    'look in cupboard', 'wait1', 'wait', 'task', 'xyzzy', 'go to bedroom', '', 'move sink to stove',
+  ]);
+  const texts = out.map((r) => r.observation);
+  it.each([
+    [0, 'You teleport to the kitchen.'],
+    [1, 'The fridge is now open.'],
+    [2, 'The fridge is already open.'],
+    [3, 'a fridge. The fridge door is open. In the fridge is: a wood cup (containing a substance called orange juice).'],
+    [4, 'The fridge is now closed.'],
+    [6, 'You move the tin cup to the inventory.'],
+    [7, "That can't be moved there, because the fridge isn't open."],
+    [8, 'The fridge is not something that can be activated.'],
+    [9, 'The stove is now activated.'],
+    [10, 'The stove is already activated.'],
+    [11, 'The stove is now deactivated.'],
+    [12, 'the thermometer measures a temperature of 25 degrees celsius'],
+    [13, 'Inside the cupboard is: \n\ta ceramic cup (containing nothing)\n\ta metal pot (containing nothing)'],
+    [14, 'You decide to wait for 1 iteration.'],
+    [15, 'You decide to wait for 10 iterations.'],
+    [17, 'No known action matches that input.'],
+    [18, "It's not clear how to get there from here."],
+    [19, "Unknown action. Type 'help' for a list of actions, and 'objects' for a list of possible object referents. "],
+    [20, 'The sink is not movable.'],
+  ])('step %i says %j', (i, text) => {
+    expect(texts[i]).toBe(text);
+  });
+  it('task prints the description and takes no effect on score', () => {
+    expect(texts[16]!.startsWith('Task Description:\nYour task is to boil water. For compounds without a boiling point')).toBe(true);
+  });
+  it('only applied actions are valid', () => {
+    expect(out.map((r) => r.valid)).toEqual([true, true, false, true, true, true, true, false, false, true, false, true, true, true, true, true, true, false, false, false, false]);
+  });
+});
+
+describe('doors, teleport and help without simplifications', () => {
+  const { out } = play('boil', 0, 'none', ['go to kitchen', 'open door to kitchen', 'go to kitchen', 'teleport to kitchen', 'help']);
+  it('needs doors opened and has no teleport', () => {
+    expect(out.slice(0, 4).map((r) => r.observation)).toEqual([
+      'The door to the kitchen is closed.',
+      'The door is now open.',
+      'You move to the kitchen.',
+      'No known action matches that input.',
+    ]);
+  });
+  it('help lists the first synonym of each template, sorted', () => {
+    expect(out[4]!.observation).toBe(
+      'Possible actions: \n\tactivate OBJ\n\tclose OBJ\n\tconnect OBJ to OBJ\n\tdeactivate OBJ\n\tdisconnect OBJ\n\tdunk OBJ in OBJ\n\teat OBJ\n\tflush OBJ\n\tfocus on OBJ\n\tgo OBJ\n\tinventory\n\tlook around\n\tlook at OBJ\n\tlook in OBJ\n\tmix OBJ\n\tmove OBJ to OBJ\n\topen OBJ\n\tpick up OBJ\n\tpour OBJ in OBJ\n\tput down OBJ\n\tread OBJ\n\treset task\n\ttask\n\tuse OBJ on OBJ\n\twait\n\twait1\n',
+    );
+  });
+});
+
+describe('ambiguity dialog', () => {
+  it('lists numbered options, accepts an index, cancels on anything else', () => {
+    const { out } = play('boil', 0, 'easy', ['teleport to kitchen', 'eat orange', 'eat stove', 'eat orange', '1', 'inventory']);
+    expect(out[1]!.observation).toBe(
+      'Ambiguous request: Please enter the number for the action you intended (or blank to cancel):\n0:\teat orange in bowl in counter in kitchen\n1:\teat orange in inventory\n',
+    );
+    expect(out[2]!.observation).toBe('ERROR: Unknown response (eat stove). Action cancelled.');
+    expect(out[4]!.observation).toBe('The orange was delicious.');
+    expect(out[5]!.observation).toBe('In your inventory, you see:\n\tnothing\n');
+  });
+});
+
+describe('substances, mixing and focus', () => {
+  it('pours, mixes paint and scores the focus', () => {
+    const { out } = play('chemistry-mix-paint-secondary-color', 0, 'easy', [
+      'teleport to art studio', 'pour blue paint into glass cup', 'pour wood cup containing yellow paint into glass cup', 'mix glass cup', 'focus on green paint',
+    ]);
+    expect(out.map((r) => r.observation)).toEqual([
+      'You teleport to the art studio.',
+      'You pour the blue paint into the glass cup.',
+      'You pour the contents of the wood cup into the glass cup.',
+      'Mixing the contents produces green paint.',
+      'You focus on the green paint.',
+    ]);
+    expect(out[4]!.score).toBe(100);
+    expect(out[4]!.done).toBe(true);
+  });
+  it('refuses to pick up a liquid', () => {
+    const { out } = play('boil', 0, 'easy', ['teleport to kitchen', 'open fridge', 'pick up orange juice']);
+    expect(out[2]!.observation).toBe(
+      "You can't pick up a liquid directly. Try pouring it from one container to another, or dunking empty containers into containers filled with the liquid.",
+    );
+  });
+  it('a wrong focus fails the task with -100 and ends it', () => {
+    const { out } = play('boil', 0, 'easy', ['focus on air']);
+    expect(out[0]).toMatchObject({ observation: 'You focus on the air.', score: -100, done: true });
+  });
+});
+
+describe('electrical actions', () => {
+  it('connects terminals and reports wiring in look at', () => {
+    const { game } = loadTask('power-component', 0, 'easy');
+    game.step('teleport to workshop');
+    const wire = game.w.objs.find((o) => o.kind === 'wire')!;
+    const name = game.w.name(wire);
+    expect(game.step(`connect battery anode to ${name} terminal 1`).observation).toBe(`battery anode is now connected to ${name} terminal 1`);
+    expect(game.step(`look at ${name}`).observation).toBe(`a ${name}\n\tits terminal 1 is connected to: battery anode\n\tits terminal 2 is connected to: nothing`);
+    expect(game.step(`disconnect ${name}`).observation).toBe(`The ${name} is now disconnected.`);
+  });
+  it('electrical actions are absent under easy for non-electrical tasks', () => {
+    const { out } = play('boil', 0, 'easy', ['teleport to workshop', 'connect battery anode to battery cathode']);
+    expect(out[1]!.observation).toBe('No known action matches that input.');
+  });
+});

@@ -1,0 +1,41 @@
+// Property: the expert reaches 100 on every variation of every implemented task (easy preset, the
+// paper harness's), and on a sample without simplifications (closed doors, no teleport, watering).
+import { describe, expect, it } from 'vitest';
+import { TASKS } from '../tasks/catalog.js';
+import { isImplemented } from '../tasks/setup.js';
+import { expertActions } from './expert.js';
+
+const implemented = TASKS.filter((t) => isImplemented(t.name));
+
+describe('expert', () => {
+  it('covers the 12 required tasks', () => {
+    expect(implemented.map((t) => t.name).sort()).toEqual(
+      [
+        'boil', 'melt', 'freeze', 'change-the-state-of-matter-of', 'use-thermometer', 'measure-melting-point-known-substance', 'power-component',
+        'test-conductivity', 'find-living-thing', 'find-plant', 'chemistry-mix-paint-secondary-color', 'grow-plant',
+      ].sort(),
+    );
+  });
+
+  it.each(implemented.map((t) => [t.name, t.variations] as const))('%s: scores 100 on all %i variations (easy)', (name, n) => {
+    const failures: string[] = [];
+    for (let v = 0; v < n; v++) {
+      const r = expertActions(name, v, 'easy');
+      if (r.score !== 100) failures.push(`v${v}: ${r.score}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it.each(implemented.map((t) => [t.name, t.variations] as const))('%s: scores 100 without simplifications (every 10th variation)', (name, n) => {
+    const failures: string[] = [];
+    for (let v = 0; v < n; v += 10) {
+      const r = expertActions(name, v, 'none');
+      if (r.score !== 100) failures.push(`v${v}: ${r.score}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('is deterministic', () => {
+    expect(expertActions('grow-plant', 17)).toEqual(expertActions('grow-plant', 17));
+  });
+});
