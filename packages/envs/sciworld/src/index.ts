@@ -15,3 +15,5 @@ export { sciworldReward, replayScore, shapeReward, repetitionCount, trajectoryAc
 export { SimulatedSciworldEnv, cleanWorldModelOutput, shouldStop, type SimulatedEnvOptions } from './harness/simulated.js';
 export { corpusRows, episodeRows, worldModelUserTurn, type CorpusRow, type CorpusOptions } from './harness/corpus.js';
 export { startSciworldServer, parseTaskId, type SciworldServerOptions } from './server.js';
+export { expertEpisode, playActions } from './episodes.js';
+export { writeCorpus } from './harness/corpus.js';

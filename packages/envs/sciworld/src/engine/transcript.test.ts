@@ -133,3 +133,20 @@ describe('electrical actions', () => {
     expect(out[1]!.observation).toBe('No known action matches that input.');
   });
 });
+
+describe('objects, reset task and free actions', () => {
+  it('objects lists referents; reset task clears progress; look around/inventory take no time', () => {
+    const { game } = loadTask('find-living-thing', 0, 'easy');
+    const objects = game.step('objects').observation;
+    expect(objects.startsWith('Possible object references: \n\t')).toBe(true);
+    expect(objects).toContain('\n\tblue jay\n');
+    game.step('focus on blue jay');
+    expect(game.score()).toBeGreaterThanOrEqual(50);
+    expect(game.step('reset task').observation).toBe('You reset the goal progress and focus.');
+    expect(game.score()).toBeLessThan(50);
+    const t = game.w.objs.find((o) => o.kind === 'thermometer')!.temperature;
+    game.step('look around');
+    game.step('inventory');
+    expect(game.w.objs.find((o) => o.kind === 'thermometer')!.temperature).toBe(t);
+  });
+});

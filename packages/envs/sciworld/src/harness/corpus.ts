@@ -3,7 +3,7 @@
 // {messages: [system = grounded WM prompt, user = "State: <json.dumps(history)>\n\nAction: <json.dumps([{role, content}])>",
 //  assistant = the engine's next observation]}; json.dumps is Python-exact (@diffworld/dataset).
 import { Rng, type ChatMessage, type TaskRef } from '@diffworld/env-core';
-import { pyJsonDumps, type PyJsonValue } from '@diffworld/dataset';
+import { createJsonlWriter, pyJsonDumps, type PyJsonValue } from '@diffworld/dataset';
 import { loadTask } from '../tasks/setup.js';
 import { expertActions } from '../expert/expert.js';
 import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './prompt.js';
@@ -79,4 +79,17 @@ export function* corpusRows(tasks: TaskRef[], opts: CorpusOptions = {}): Generat
     const rng = new Rng(opts.seed ?? 0).fork(task.id);
     for (let k = 0; k < (opts.perturbed ?? 1); k++) yield* episodeRows(task, system, rng.fork(k));
   }
+}
+
+/** Writes rows as chat JSONL (atomically: temp file + rename); returns the number of rows. */
+export async function writeCorpus(path: string, tasks: TaskRef[], opts: CorpusOptions = {}): Promise<number> {
+  const writer = createJsonlWriter(path);
+  try {
+    for (const row of corpusRows(tasks, opts)) await writer.write({ messages: row.messages, dataset: 'sciworld', meta: { task_id: row.task_id, episode: row.episode } });
+    await writer.close();
+  } catch (e) {
+    await writer.abort();
+    throw e;
+  }
+  return writer.rows;
 }

@@ -1,0 +1,73 @@
+// Physics by data: heat flows along containment, states follow melting/boiling points, combustion
+// leaves ash, sinks fill containers, plants grow with soil and water, circuits need a closed loop.
+import { describe, expect, it } from 'vitest';
+import { World } from './world.js';
+import { tick } from './physics.js';
+import { sub, type Spawn } from '../world/layout.js';
+
+function world(kitchen: Spawn[]): World {
+  return World.build({ kitchen } as never, { openDoors: true, agentRoom: 'kitchen', inventory: [] });
+}
+const run = (w: World, n: number, selfWatering = false) => {
+  for (let i = 0; i < n; i++) tick(w, { selfWateringFlowerPots: selfWatering });
+};
+const byName = (w: World, name: string) => w.objs.find((o) => !o.removed && w.name(o) === name);
+
+describe('physics', () => {
+  it('boils water in a pot on an active stove, and not on a cold one', () => {
+    const w = world([{ kind: 'stove', on: true, contents: [{ kind: 'metal pot', contents: [sub('water')] }] }]);
+    run(w, 8);
+    expect(byName(w, 'steam')).toBeDefined();
+    const cold = world([{ kind: 'stove', contents: [{ kind: 'metal pot', contents: [sub('water')] }] }]);
+    run(cold, 20);
+    expect(byName(cold, 'water')!.temperature).toBe(25);
+  });
+  it('freezes in a freezer and melts back at room temperature', () => {
+    const w = world([{ kind: 'freezer', contents: [{ kind: 'tin cup', contents: [sub('orange juice')] }] }]);
+    run(w, 15);
+    const juice = w.objs.find((o) => o.material === 'orange juice')!;
+    expect(w.name(juice)).toBe('solid orange juice');
+    w.moveTo(juice.parent, w.room('kitchen'));
+    run(w, 15);
+    expect(w.name(juice)).toBe('orange juice');
+  });
+  it('combusts chocolate on a stove (no boiling point) into ash', () => {
+    const w = world([{ kind: 'stove', on: true, contents: [{ kind: 'metal pot', contents: [sub('chocolate')] }] }]);
+    run(w, 10);
+    expect(byName(w, 'ash')).toBeDefined();
+  });
+  it('an active sink fills an open container with water', () => {
+    const w = world([{ kind: 'sink', on: true, contents: [{ kind: 'jug' }] }]);
+    run(w, 1);
+    expect(w.describe(w.objs.find((o) => o.kind === 'sink')!)).toBe('a sink, which is turned on. In the sink is: a jug (containing a substance called water).');
+  });
+  it('grows a seed through its stages only with soil and water', () => {
+    const dry = world([{ kind: 'flower pot', contents: [{ kind: 'plant', species: 'pea', stage: 0 }, sub('soil')] }]);
+    run(dry, 30);
+    expect(dry.objs.find((o) => o.kind === 'plant')!.stage).toBe(0);
+    const wet = world([{ kind: 'flower pot', contents: [{ kind: 'plant', species: 'pea', stage: 0 }, sub('soil')] }]);
+    run(wet, 30, true);
+    const plant = wet.objs.find((o) => o.kind === 'plant')!;
+    expect(plant.stage).toBe(3);
+    expect(wet.describe(plant)).toBe('a pea plant in the reproducing stage');
+  });
+  it('powers a bulb only through a closed loop of conductors', () => {
+    const w = world([
+      { kind: 'battery' },
+      { kind: 'light bulb', name: 'red light bulb' },
+      { kind: 'wire', name: 'a wire' },
+      { kind: 'wire', name: 'b wire' },
+      { kind: 'conductor item', name: 'glass rod', material: 'glass' },
+    ]);
+    const t = (name: string, i: number) => w.get(byName(w, name)!.contents[i]!);
+    const link = (a: ReturnType<typeof t>, b: ReturnType<typeof t>) => (a.links.push(b.id), b.links.push(a.id));
+    link(t('battery', 0), t('a wire', 0));
+    link(t('a wire', 1), t('red light bulb', 0));
+    link(t('red light bulb', 1), t('b wire', 0));
+    run(w, 1);
+    expect(byName(w, 'red light bulb')!.isOn).toBe(false);
+    link(t('b wire', 1), t('battery', 1));
+    run(w, 1);
+    expect(byName(w, 'red light bulb')!.isOn).toBe(true);
+  });
+});
