@@ -21,6 +21,7 @@ export class PyJsonDecodeError extends Error {
 // CPython's default `sys.get_int_max_str_digits()` (3.11+): longer ints fail to convert.
 const MAX_INT_DIGITS = 4300;
 const JSON_WS = /[ \t\n\r]*/y;
+const JSON_START = /^[ \t\n\r]*["{[\-0-9tfnNI]/;
 const NUMBER = /(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?/y;
 
 /** Python `json.loads(text)`; throws PyJsonDecodeError where Python raises JSONDecodeError. */
@@ -35,6 +36,8 @@ export function pyJsonLoads(text: string): PyJson {
 
 /** Like pyJsonLoads, but returns undefined instead of throwing. */
 export function tryPyJsonLoads(text: string): { ok: true; value: PyJson } | { ok: false } {
+  // Most texts are prose: reject them on their first character without the cost of a throw.
+  if (!JSON_START.test(text)) return { ok: false };
   try {
     return { ok: true, value: pyJsonLoads(text) };
   } catch (e) {

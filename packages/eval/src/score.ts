@@ -2,7 +2,7 @@
 // row filters with their counts, normalisation, exact / semantic match and pltrdy ROUGE-L (the
 // reference's numbers), plus the metrics the reference lacks (rouge-score ROUGE-L, BLEU-1, BLEU-4),
 // each under its own name. Rows and summary are PyJson so they serialise as Python would.
-import { corpusBleu, sentenceBleu } from './bleu.js';
+import { bleuFromStats, segmentStats, type BleuStats } from './bleu.js';
 import { EvalError } from './errors.js';
 import { extractOutputField, normalizeText, type Normalization } from './normalize.js';
 import { pyEquals, tryPyJsonLoads, type PyDict, type PyJson } from './pyjson.js';
@@ -22,6 +22,8 @@ export interface ScoreOptions {
 }
 
 export interface PairMetrics {
+  /** sacrebleu statistics up to order 4 (BLEU-1 uses their first order; corpus BLEU pools them). */
+  bleuStats: BleuStats;
   exact: boolean;
   semantic: boolean;
   rougeL: number; // pltrdy `rouge` F
@@ -54,14 +56,33 @@ export function pairMetrics(pred: string, ref: string, rouge: PltrdyOptions = {}
   const p = tryPyJsonLoads(pred);
   const r = tryPyJsonLoads(ref);
   const semantic = p.ok && r.ok ? pyEquals(p.value, r.value) : exact;
+  // One tokenisation serves BLEU-1 and BLEU-4: order-1 statistics are the first entries of order-4's.
+  const stats = segmentStats(pred, [ref]);
   return {
+    bleuStats: stats,
     exact,
     semantic,
     rougeL: rougeLPltrdy(pred, ref, rouge).f,
     rougeLScore: rougeLScore(pred, ref).f,
-    bleu1: sentenceBleu(pred, [ref], { maxNgramOrder: 1 }).score,
-    bleu4: sentenceBleu(pred, [ref]).score,
+    bleu1: bleuFromStats(firstOrder(stats), { maxNgramOrder: 1, effectiveOrder: true }).score,
+    bleu4: bleuFromStats(stats, { effectiveOrder: true }).score,
   };
+}
+
+function firstOrder(s: BleuStats): BleuStats {
+  return { correct: s.correct.slice(0, 1), total: s.total.slice(0, 1), sysLen: s.sysLen, refLen: s.refLen };
+}
+
+/** sacrebleu corpus BLEU-1: statistics pooled over all segments, then one score. */
+function corpusBleu1(metrics: readonly PairMetrics[]): number {
+  const pooled: BleuStats = { correct: [0], total: [0], sysLen: 0, refLen: 0 };
+  for (const m of metrics) {
+    pooled.correct[0]! += m.bleuStats.correct[0]!;
+    pooled.total[0]! += m.bleuStats.total[0]!;
+    pooled.sysLen += m.bleuStats.sysLen;
+    pooled.refLen += m.bleuStats.refLen;
+  }
+  return bleuFromStats(pooled, { maxNgramOrder: 1 }).score;
 }
 
 export function scoreRows(rows: readonly PyDict[], options: ScoreOptions = {}): ScoreResult {
@@ -143,7 +164,7 @@ export function scoreRows(rows: readonly PyDict[], options: ScoreOptions = {}): 
   if (variant !== 'wedlm' && dropOverlong) summary.set('num_skipped_overlong', BigInt(nOverlong));
   if (variant === 'llm_training' && dropEmptyRef) summary.set('num_empty_ref_dropped', BigInt(nEmpty));
   summary.set('rouge_l_f1_rouge_score', sum((m) => m.rougeLScore) / n);
-  summary.set('bleu1_corpus', corpusBleu(pairs.map((p) => p.prediction), [pairs.map((p) => p.reference)], { maxNgramOrder: 1 }).score);
+  summary.set('bleu1_corpus', corpusBleu1(metrics));
   summary.set('bleu1_sentence_mean', sum((m) => m.bleu1) / n);
   summary.set('bleu4_sentence_mean', sum((m) => m.bleu4) / n);
   summary.set('metric_definitions', metricDefinitions(variant));

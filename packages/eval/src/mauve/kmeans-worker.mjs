@@ -7,5 +7,5 @@ const { kmeansOnce } = await tsImport('./kmeans.ts', import.meta.url);
 /** task: a KMeansTask whose `data` is a Float64Array over a SharedArrayBuffer (no copy). */
 export default function run(task) {
   const r = kmeansOnce(task);
-  return { labels: r.labels, inertia: r.inertia, iterations: r.iterations, seed: r.seed, centroids: r.centroids };
+  return r;
 }

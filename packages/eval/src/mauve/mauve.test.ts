@@ -89,15 +89,16 @@ describe('kmeansOnce', () => {
     return { labels, inertia };
   }
 
-  it('gives exactly the plain Lloyd result from the same start', () => {
-    const n = 300;
-    const d = 3;
-    const k = 12;
+  it.each(['elkan', 'hamerly'] as const)('%s bounds give exactly the plain Lloyd result from the same start', (bounds) => {
+    const n = 400;
+    const d = 5;
+    const k = 30;
     const rng = mulberry32(7);
     const data = Float64Array.from({ length: n * d }, () => gaussian(rng));
     const init = data.slice(0, k * d);
-    const r = kmeansOnce({ data, n, d, k, seed: 1, maxIter: 500, init });
+    const r = kmeansOnce({ data, n, d, k, seed: 1, maxIter: 500, init, bounds });
     const ref = lloyd(data, n, d, init, k);
+    expect(r.iterations).toBeGreaterThan(3);
     expect(Array.from(r.labels)).toEqual(ref.labels);
     expect(r.inertia).toBeCloseTo(ref.inertia, 9);
   });
