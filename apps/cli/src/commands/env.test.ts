@@ -48,3 +48,19 @@ describe('diffworld env', () => {
     expect(d.err.join('\n')).toContain('unknown split "dev" for alfworld: one of train, eval_in_distribution, eval_out_of_distribution');
   });
 });
+
+describe('diffworld env appworld', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dw-env-aw-'));
+  it('expert wins every dev task and corpus rows use the proxy format', async () => {
+    const c = capture();
+    const file = join(dir, 'demos.jsonl');
+    expect(await main(['env', 'expert', 'appworld', '--split', 'dev', '--out', file], c.io)).toBe(0);
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(records.length).toBeGreaterThan(0);
+    expect(records.every((r) => r.won === true && r.env === 'appworld')).toBe(true);
+    const corpus = join(dir, 'corpus.jsonl');
+    expect(await main(['env', 'corpus', 'appworld', '--split', 'train', '--episodes', '2', '--out', corpus], capture().io)).toBe(0);
+    const rows = readFileSync(corpus, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows[0].messages[1].content).toMatch(/^State: \[.*\]\n\nAction: /s);
+  });
+});

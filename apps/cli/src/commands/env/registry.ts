@@ -1,7 +1,8 @@
 // What the `diffworld env …` commands need from each environment package, wired in one place.
 import type { ChatRow } from '@diffworld/dataset';
-import type { EnvSuite, EpisodeRecord, RunningServer, TaskRef } from '@diffworld/env-core';
+import { type ChatMessage, type EnvSuite, type EpisodeRecord, type RunningServer, type TaskRef, episodeRecord } from '@diffworld/env-core';
 import { alfworldSuite, corpusRows as alfworldCorpusRows, expertDemo, playedEpisodeRecord, startAlfworldServer } from '@diffworld/alfworld';
+import { appworldSuite, episodeActions, episodeRows, resolveTask, startAppworldServer } from '@diffworld/appworld';
 import { UsageError } from '../../command.js';
 
 export interface CorpusRequest {
@@ -20,6 +21,36 @@ export interface EnvAdapter {
   defaultPort: number;
 }
 
+/**
+ * The expert's actions played in the real engine, framed as the agent sees them: the first
+ * observation and each response as user turns, each action as an assistant turn.
+ */
+export async function playExpert(suite: EnvSuite, task: TaskRef): Promise<EpisodeRecord> {
+  const env = suite.createEnv();
+  const first = await env.reset(task);
+  const messages: ChatMessage[] = [{ role: 'user', content: first.text }];
+  const actions: string[] = [];
+  let reward = 0;
+  let score = 0;
+  let won = false;
+  for (const action of suite.expert(task)) {
+    const r = await env.step(action);
+    actions.push(action);
+    messages.push({ role: 'assistant', content: action }, { role: 'user', content: r.observation.text });
+    reward += r.reward;
+    score = r.info.score;
+    won = r.info.won;
+    if (r.done) break;
+  }
+  await env.close?.();
+  return episodeRecord(task, { messages, actions, reward, score, won });
+}
+
+/** Cycles through a split's tasks: the first pass plays the expert, later passes perturbed copies. */
+function* roundRobin<T>(items: readonly T[], count: number): Generator<[T, number]> {
+  for (let i = 0; i < count; i++) yield [items[i % items.length]!, Math.floor(i / items.length)];
+}
+
 export const ENVS: Readonly<Record<string, EnvAdapter>> = {
   alfworld: {
     suite: alfworldSuite,
@@ -27,6 +58,16 @@ export const ENVS: Readonly<Record<string, EnvAdapter>> = {
     corpusRows: (req) => alfworldCorpusRows({ split: req.split, episodes: req.episodes, seed: req.seed }),
     serve: (opts) => startAlfworldServer(opts),
     defaultPort: 30003,
+  },
+  appworld: {
+    suite: appworldSuite,
+    expertRecord: (task) => playExpert(appworldSuite, task),
+    *corpusRows(req) {
+      const tasks = appworldSuite.tasks(req.split).map(resolveTask);
+      for (const [task, pass] of roundRobin(tasks, req.episodes)) yield* episodeRows(task, episodeActions(task, pass + req.seed * tasks.length));
+    },
+    serve: (opts) => startAppworldServer(opts),
+    defaultPort: 30002,
   },
 };
 
