@@ -3,21 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { CommandIO } from '../command.js';
-import { main } from '../main.js';
+import { runCli } from '../testing.js';
 
 const testData = fileURLToPath(new URL('../../../../test-data/dataset/', import.meta.url));
 const sample = join(testData, 'sample.jsonl');
 const bad = join(testData, 'bad.jsonl');
 const dir = mkdtempSync(join(tmpdir(), 'dw-cli-data-'));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = { out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(argv, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 describe('diffworld data', () => {
   it('has help on every command', async () => {

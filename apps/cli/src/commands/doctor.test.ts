@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CommandIO } from '../command.js';
-import { main } from '../main.js';
+import { runCli } from '../testing.js';
 import type { DoctorReport } from './doctor.js';
 
 const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = { out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(argv, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 describe('diffworld doctor', () => {
   it('--json reports versions, every provider probed, and a benchmark row per working provider and size', async () => {

@@ -5,21 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { readShard } from '@diffworld/dataset';
 import { Tokenizer, encodeChat } from '@diffworld/tokenizer';
 import { describe, expect, it } from 'vitest';
-import type { CommandIO } from '../command.js';
-import { main } from '../main.js';
+import { runCli } from '../testing.js';
 
 const testData = fileURLToPath(new URL('../../../../test-data/', import.meta.url));
 const corpus = join(testData, 'tokenizer/corpus.txt');
 const ours = join(testData, 'tokenizer/ours.tokenizer.json');
 const dir = mkdtempSync(join(tmpdir(), 'dw-cli-tok-'));
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIO = { out: (l) => out.push(l), err: (l) => err.push(l) };
-  const code = await main(argv, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 describe('diffworld tokenizer', () => {
   it('has help with an example on every command', async () => {
