@@ -14,6 +14,10 @@ export interface Match {
   category?: string;
   /** Any living thing (plants at any stage, animals). */
   living?: boolean;
+  /** Any movable non-living object (items, containers, electrical parts), not substances. */
+  nonLiving?: boolean;
+  /** Only the object the agent currently focuses on. */
+  focused?: boolean;
 }
 
 export type Subgoal =
@@ -42,7 +46,7 @@ export interface GoalEvents {
   used?: { tool: Obj; target: Obj };
 }
 
-export function matches(w: World, o: Obj, m: Match): boolean {
+export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   if (o.removed) return false;
   if (m.tag !== undefined && !o.tags.includes(m.tag)) return false;
   if (m.material !== undefined && (o.material !== m.material || w.kind(o).category !== 'substance')) return false;
@@ -51,8 +55,12 @@ export function matches(w: World, o: Obj, m: Match): boolean {
   if (m.species !== undefined && o.species !== m.species) return false;
   if (m.category !== undefined && w.kind(o).category !== m.category) return false;
   if (m.living && w.kind(o).category !== 'living') return false;
+  if (m.nonLiving && !(NON_LIVING.has(w.kind(o).category) && w.kind(o).movable)) return false;
+  if (m.focused && o !== focus) return false;
   return true;
 }
+
+const NON_LIVING = new Set(['item', 'container', 'electrical']);
 
 export class GoalTracker {
   idx = 0;
@@ -115,7 +123,7 @@ export class GoalTracker {
   }
 
   private any(w: World, m: Match): Obj[] {
-    return w.objs.filter((o) => matches(w, o, m));
+    return w.objs.filter((o) => matches(w, o, m, this.focus));
   }
 
   check(w: World, g: Subgoal): 'done' | 'fail' | 'pending' {

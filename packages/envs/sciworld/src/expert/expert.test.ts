@@ -8,13 +8,13 @@ import { expertActions } from './expert.js';
 const implemented = TASKS.filter((t) => isImplemented(t.name));
 
 describe('expert', () => {
-  it('covers the 12 required tasks', () => {
-    expect(implemented.map((t) => t.name).sort()).toEqual(
+  it('covers the 12 required tasks (and more)', () => {
+    expect(implemented.map((t) => t.name)).toEqual(expect.arrayContaining(
       [
         'boil', 'melt', 'freeze', 'change-the-state-of-matter-of', 'use-thermometer', 'measure-melting-point-known-substance', 'power-component',
         'test-conductivity', 'find-living-thing', 'find-plant', 'chemistry-mix-paint-secondary-color', 'grow-plant',
-      ].sort(),
-    );
+      ],
+    ));
   });
 
   it.each(implemented.map((t) => [t.name, t.variations] as const))('%s: scores 100 on all %i variations (easy)', (name, n) => {

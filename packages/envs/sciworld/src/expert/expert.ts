@@ -184,10 +184,15 @@ function conductivityTask(d: Driver, plan: Extract<Plan, { kind: 'conductivity' 
 
 function findTask(d: Driver, plan: Extract<Plan, { kind: 'find' }>): void {
   const w = d.w;
-  const thing =
-    plan.what === 'living'
-      ? d.need((o) => o.kind === 'animal' && w.roomOf(o.id) === w.room('outside'), 'an animal outside')
-      : d.need((o) => o.kind === 'plant' && w.get(o.parent).kind === 'flower pot', 'a potted plant');
+  const outside = (o: Obj) => w.roomOf(o.id) === w.room('outside');
+  const pick: Record<typeof plan.what, (o: Obj) => boolean> = {
+    living: (o) => o.kind === 'animal' && outside(o),
+    animal: (o) => o.kind === 'animal' && outside(o),
+    plant: (o) => o.kind === 'plant' && w.get(o.parent).kind === 'flower pot',
+    // A loose item in the room the agent starts in, else the kitchen's stopwatch.
+    nonliving: (o) => w.kind(o).category === 'item' && w.kind(o).movable && w.roomOf(o.id) === d.here() && w.kind(w.get(o.parent)).category === 'room',
+  };
+  const thing = d.find(pick[plan.what]) ?? (plan.what === 'nonliving' ? d.need((o) => o.kind === 'stopwatch', 'a stopwatch') : d.need(pick[plan.what], `a ${plan.what} thing`));
   d.reach(thing);
   d.act('focus on {a}', thing);
   const carry = w.get(thing.parent).kind === 'flower pot' ? w.get(thing.parent) : thing;
@@ -195,6 +200,14 @@ function findTask(d: Driver, plan: Extract<Plan, { kind: 'find' }>): void {
   const box = d.need((o) => w.name(o) === plan.box, 'the box');
   d.goTo(w.roomOf(box.id));
   d.act('move {a} to {b}', carry, box);
+}
+
+function lifespanTask(d: Driver, plan: Extract<Plan, { kind: 'lifespan' }>): void {
+  for (const species of plan.order) {
+    const animal = d.need((o) => o.kind === 'animal' && o.species === species && o.tags.length > 0, species);
+    d.reach(animal);
+    d.act('focus on {a}', animal);
+  }
 }
 
 function paintTask(d: Driver, plan: Extract<Plan, { kind: 'paint' }>): void {
@@ -263,6 +276,9 @@ function runPlan(d: Driver, plan: Plan): void {
       break;
     case 'find':
       findTask(d, plan);
+      break;
+    case 'lifespan':
+      lifespanTask(d, plan);
       break;
     case 'paint':
       paintTask(d, plan);

@@ -3,7 +3,7 @@
 import type { Rng } from '@diffworld/env-core';
 import { sub, type RoomName, type Spawn } from '../world/layout.js';
 import { material as materialOf, nameInState, stateAt, AMBIENT_C } from '../world/materials.js';
-import type { GoalSpec } from '../engine/goals.js';
+import type { GoalSpec, Match } from '../engine/goals.js';
 
 export type Plan =
   | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
@@ -11,9 +11,12 @@ export type Plan =
   | { kind: 'meltingPoint'; material: string; threshold: number; above: string; below: string; boxRoom: RoomName }
   | { kind: 'power' }
   | { kind: 'conductivity'; conductive: string; nonconductive: string }
-  | { kind: 'find'; what: 'living' | 'plant'; box: string; boxRoom: RoomName }
+  | { kind: 'find'; what: FindWhat; box: string; boxRoom: RoomName }
+  | { kind: 'lifespan'; order: string[] }
   | { kind: 'paint'; inputs: [string, string]; product: string }
   | { kind: 'grow'; species: string; seedRoom: RoomName };
+
+export type FindWhat = 'living' | 'nonliving' | 'plant' | 'animal';
 
 export interface VariationBuild {
   description: string;
@@ -284,25 +287,69 @@ function livingWorld(contents: Contents, rng: Rng): void {
   );
 }
 
-function findBuilder(what: 'living' | 'plant'): Builder {
+const FIND_THING: Record<FindWhat, { words: string; match: Match }> = {
+  living: { words: 'a living thing', match: { living: true } },
+  nonliving: { words: 'a non-living thing', match: { nonLiving: true } },
+  plant: { words: 'a plant', match: { kind: 'plant' } },
+  animal: { words: 'an animal', match: { kind: 'animal' } },
+};
+
+function findBuilder(what: FindWhat): Builder {
   return (v, contents, rng) => {
     const [ci, ri] = decode(v, [COLORS.length, BOX_ROOMS.length]);
     livingWorld(contents, rng);
     const box = `${COLORS[ci!]} box`;
     const room = BOX_ROOMS[ri!]!;
     contents[room].push({ kind: 'box', name: box, tags: ['box'] });
-    const thing = what === 'living' ? 'a living thing' : 'a plant';
-    const match = what === 'living' ? { living: true } : { kind: 'plant' };
+    const { words, match } = FIND_THING[what];
     return {
-      description: `Your task is to find ${thing}. First, focus on the thing. Then, move it to the ${box} in the ${room}.`,
+      description: `Your task is to find ${words}. First, focus on the thing. Then, move it to the ${box} in the ${room}.`,
       goals: {
         ordered: [
           { type: 'focus', match, failIfWrong: true },
-          { type: 'inside', match, container: { tag: 'box' } },
+          { type: 'inside', match: { ...match, focused: true }, container: { tag: 'box' } },
         ],
-        optional: [{ type: 'sameRoom', match }, { type: 'held', match }],
+        optional: [{ type: 'sameRoom', match }, { type: 'held', match: { ...match, focused: true } }],
       },
       plan: { kind: 'find', what, box, boxRoom: room },
+    };
+  };
+}
+
+// ---- lifespans ------------------------------------------------------------------------------
+
+/** Typical lifespans in years (every long-lived one outlives every medium one, and so on). */
+export const LIFESPANS: Readonly<Record<string, number>> = {
+  'giant tortoise': 150, elephant: 70, crocodile: 60, parrot: 50, 'brown bear': 30,
+  wolf: 14, beaver: 12, toad: 10, rabbit: 9, hedgehog: 6,
+  chipmunk: 3, mouse: 2, dragonfly: 0.5, butterfly: 0.1, moth: 0.08,
+};
+const LONG = ['giant tortoise', 'elephant', 'crocodile', 'parrot', 'brown bear'];
+const MEDIUM = ['wolf', 'beaver', 'toad', 'rabbit', 'hedgehog'];
+const SHORT = ['chipmunk', 'mouse', 'dragonfly', 'butterfly', 'moth'];
+
+function lifespanBuilder(mode: 'longest' | 'shortest' | 'both'): Builder {
+  return (v, contents, rng) => {
+    const [a, b, c] = decode(v, [5, 5, 5]);
+    const animals = [LONG[a!]!, MEDIUM[b!]!, SHORT[c!]!];
+    const byLife = [...animals].sort((x, y) => LIFESPANS[y]! - LIFESPANS[x]!);
+    for (const name of rng.shuffle(animals)) {
+      const tags = name === byLife[0] ? ['longest'] : name === byLife[2] ? ['shortest'] : [];
+      contents.outside.push({ kind: 'animal', species: name, stage: 2, tags });
+    }
+    const focus = (tag: string) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true });
+    const description =
+      mode === 'both'
+        ? "Your task is to find the animal with the longest life span, then the animal with the shortest life span.  First, focus on the animal with the longest life span.  Then, focus on the animal with the shortest life span.  The animals are in the 'outside' location. "
+        : `Your task is to find the animal with the ${mode} life span.  The animals are in the 'outside' location.  Focus on the animal with the ${mode} life span.`;
+    const order = mode === 'both' ? [byLife[0]!, byLife[2]!] : [mode === 'longest' ? byLife[0]! : byLife[2]!];
+    return {
+      description,
+      goals: {
+        ordered: mode === 'both' ? [focus('longest'), focus('shortest')] : [focus(mode)],
+        optional: [{ type: 'sameRoom', match: { kind: 'animal' } }],
+      },
+      plan: { kind: 'lifespan', order },
     };
   };
 }
@@ -373,7 +420,12 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'power-component': powerComponent,
   'test-conductivity': testConductivity,
   'find-living-thing': findBuilder('living'),
+  'find-non-living-thing': findBuilder('nonliving'),
   'find-plant': findBuilder('plant'),
+  'find-animal': findBuilder('animal'),
+  'lifespan-longest-lived': lifespanBuilder('longest'),
+  'lifespan-shortest-lived': lifespanBuilder('shortest'),
+  'lifespan-longest-lived-then-shortest-lived': lifespanBuilder('both'),
   'chemistry-mix-paint-secondary-color': paintSecondary,
   'grow-plant': growPlant,
 };

@@ -1,7 +1,0 @@
-import { loadTask } from './src/tasks/setup.js';
-const run = (task: string, v: number, preset: any, acts: string[]) => { const t = loadTask(task, v, preset); console.log('##', task, v, JSON.stringify(t.game.look())); for (const a of acts) { const r = t.game.step(a); console.log(JSON.stringify(a), '=>', JSON.stringify(r.observation), r.score, r.done, r.valid); } };
-run('boil', 0, 'easy', ['teleport to kitchen', 'open fridge', 'look at fridge', 'open fridge', 'close fridge', 'pick up orange juice', 'open cupboard', 'pick up cup', '1', 'take tin cup', 'move tin cup to fridge', 'eat orange', 'eat stove', 'activate fridge', 'activate stove', 'activate stove', 'deactivate stove', 'use thermometer on stove', 'look in cupboard', 'wait1', 'wait', 'task', 'xyzzy', 'go to bedroom', 'focus on air']);
-run('boil', 0, 'none', ['look around', 'go to kitchen', 'open door to kitchen', 'go to kitchen', 'teleport to kitchen', 'inventory', 'put down orange', 'pick up glass cup', 'move sink to stove', 'help']);
-run('chemistry-mix-paint-secondary-color', 0, 'easy', ['teleport to art studio', 'pour red paint into glass cup', 'pour wood cup containing yellow paint into glass cup', 'mix glass cup', 'focus on wood cup']);
-run('power-component', 0, 'easy', ['teleport to workshop', 'connect battery anode to red wire terminal 1', 'look at red wire', 'disconnect red wire']);
-run('find-living-thing', 0, 'easy', ['teleport to greenhouse', 'focus on bee', '0']);
