@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 /** Which in-repo projects each project may import. Packages never import apps. */
 export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
   dataset: [],
-  'env-core': [],
+  'env-core': ['dataset'],
   tokenizer: ['dataset'],
   'mdlm-core': ['tokenizer', 'dataset'],
   alfworld: ['env-core', 'dataset'],

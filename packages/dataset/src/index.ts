@@ -17,7 +17,7 @@ export {
 } from './corpus/parquet.js';
 export { readRows, createRowWriter, formatOf, type CorpusFormat } from './corpus/files.js';
 export { approxTokenCount, type TokenCounter } from './tokens.js';
-export { Rng } from './rng.js';
+export { Rng, hashSeed } from './rng.js';
 export {
   SECTIONS,
   PREDICTION_TARGET_PREFIX,
