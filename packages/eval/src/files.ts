@@ -4,10 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { distinctN, selfBleu } from './diversity.js';
 import { EvalError } from './errors.js';
-import { formatJsonl, readJsonl, writeFileAtomic } from './jsonl.js';
+import { writeFileAtomic } from '@diffworld/dataset';
+import { formatJsonl, readJsonl } from './jsonl.js';
 import { HashingFeaturizer, type Featurizer } from './mauve/featurizer.js';
 import { mauve, type MauveOptions } from './mauve/mauve.js';
-import { pyJsonDumps, pyJsonLoads, type PyDict, type PyJson } from './pyjson.js';
+import { pyFloat, pyJsonDumps, pyJsonLoads, type PyDict, type PyJson } from './pyjson.js';
 import { REFERENCE_KEYS, scoreRows, type ScoreOptions } from './score.js';
 
 export interface ScoreFilesOptions extends ScoreOptions {
@@ -71,22 +72,22 @@ export async function scoreFiles(o: ScoreFilesOptions): Promise<ScoreFilesResult
     const m = typeof o.mauve === 'object' ? o.mauve : {};
     if (preds.length < 2) throw new EvalError('bad_option', `MAUVE needs at least 2 kept pairs, got ${preds.length}`);
     const r = await mauve(preds, refs, m.featurizer ?? new HashingFeaturizer(), m.options);
-    const sig: PyDict = new Map(Object.entries(r.signature).map(([k, v]) => [k, typeof v === 'number' && Number.isInteger(v) && k !== 'explained_variance' ? BigInt(v) : (v as PyJson)]));
-    summary.set('mauve', new Map<string, PyJson>([['mauve', r.mauve], ['mauve_star', r.mauveStar], ['frontier_integral', r.frontierIntegral], ['p', 'predictions'], ['q', 'references'], ['signature', sig]]));
+    const sig: PyDict = new Map(Object.entries(r.signature).map(([k, v]) => [k, k === 'explained_variance' ? pyFloat(v as number) : (v as PyJson)]));
+    summary.set('mauve', new Map<string, PyJson>([['mauve', pyFloat(r.mauve)], ['mauve_star', pyFloat(r.mauveStar)], ['frontier_integral', pyFloat(r.frontierIntegral)], ['p', 'predictions'], ['q', 'references'], ['signature', sig]]));
   }
   const name = o.name ?? datasetName(o.pred);
   const outDir = o.outDir ?? dirname(o.pred);
   const scoredPath = join(outDir, `${name}_scored.jsonl`);
   const summaryPath = join(outDir, 'eval_summary.json');
-  await writeFileAtomic(scoredPath, formatJsonl(result.rows));
+  writeFileAtomic(scoredPath, formatJsonl(result.rows));
   // Merge: other datasets already in eval_summary.json stay (the reference writes them all at once).
   let all: PyDict = new Map();
   if (existsSync(summaryPath)) {
     const prev = pyJsonLoads(readFileSync(summaryPath, 'utf8'));
-    if (prev instanceof Map) all = prev;
+    if (prev instanceof Map) all = prev as PyDict;
   }
   all.set(name, summary);
-  await writeFileAtomic(summaryPath, pyJsonDumps(all, { indent: 2 }));
+  writeFileAtomic(summaryPath, pyJsonDumps(all, { indent: 2 }));
   return { name, scoredPath, summaryPath, summary };
 }
 
@@ -96,9 +97,9 @@ function diversitySummary(preds: string[], refs: string[]): PyDict {
     const d1 = distinctN(texts, 1);
     const d2 = distinctN(texts, 2);
     return new Map<string, PyJson>([
-      ['self_bleu_3', sb.value],
-      ['distinct_1', d1.value],
-      ['distinct_2', d2.value],
+      ['self_bleu_3', pyFloat(sb.value)],
+      ['distinct_1', pyFloat(d1.value)],
+      ['distinct_2', pyFloat(d2.value)],
       ['variants', new Map<string, PyJson>([['self_bleu_3', sb.variant], ['distinct_1', d1.variant], ['distinct_2', d2.variant]])],
     ]);
   };

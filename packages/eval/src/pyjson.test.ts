@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pyEquals, pyFloatRepr, pyJsonDumps, pyJsonLoads, tryPyJsonLoads, compareCodePoints } from './pyjson.js';
+import { pyEquals, pyFloatRepr, pyJsonDumps, pyJsonLoads, tryPyJsonLoads, compareCodePoints, PyFloat } from './pyjson.js';
 import { extractOutputField, normalizeText } from './normalize.js';
 import { readGolden } from './testing.js';
 
@@ -22,13 +22,16 @@ describe('pyJsonLoads / pyJsonDumps match Python json', () => {
   });
 
   it('keeps ints and floats apart', () => {
-    expect(pyJsonLoads('1')).toBe(1n);
-    expect(pyJsonLoads('1.0')).toBe(1);
+    expect(pyJsonLoads('1')).toBe(1);
+    expect(pyJsonLoads('1.0')).toBeInstanceOf(PyFloat);
+    expect(pyJsonLoads('123456789012345678901234567890')).toBe(123456789012345678901234567890n);
+    // The int literal -0 is Python's 0 (dumps "0"); only the float literal keeps its sign.
+    expect(pyJsonDumps(pyJsonLoads('[-0, -0.0, {"a": -0}]'))).toBe('[0, -0.0, {"a": 0}]');
     expect(pyJsonDumps(pyJsonLoads('[1, 1.0, 2.50]'))).toBe('[1, 1.0, 2.5]');
   });
 
   it('names the position of a syntax error', () => {
-    expect(() => pyJsonLoads('{"a" 1}')).toThrow(/Expecting ':' delimiter \(char 5\)/);
+    expect(() => pyJsonLoads('{"a" 1}')).toThrow(/\(char 5\).*Expecting ':' delimiter/);
     expect(() => pyJsonLoads('[1] x')).toThrow(/Extra data/);
   });
 

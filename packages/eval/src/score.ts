@@ -5,7 +5,7 @@
 import { bleuFromStats, segmentStats, type BleuStats } from './bleu.js';
 import { EvalError } from './errors.js';
 import { extractOutputField, normalizeText, type Normalization } from './normalize.js';
-import { pyEquals, tryPyJsonLoads, type PyDict, type PyJson } from './pyjson.js';
+import { pyEquals, pyFloat, PyFloat, tryPyJsonLoads, type PyDict, type PyJson } from './pyjson.js';
 import { pyStrip } from './pystr.js';
 import { rougeLPltrdy, rougeLScore, type PltrdyOptions } from './rouge.js';
 
@@ -140,33 +140,35 @@ export function scoreRows(rows: readonly PyDict[], options: ScoreOptions = {}): 
     row.set('reference_clean', rClean);
     row.set('match', pClean === rClean);
     row.set('semantic_match', m.semantic);
-    row.set('rouge_l_f1', m.rougeL);
-    row.set('rouge_l_f1_rouge_score', m.rougeLScore);
-    row.set('bleu1_sentence', m.bleu1);
-    row.set('bleu4_sentence', m.bleu4);
+    row.set('rouge_l_f1', pyFloat(m.rougeL));
+    row.set('rouge_l_f1_rouge_score', pyFloat(m.rougeLScore));
+    row.set('bleu1_sentence', pyFloat(m.bleu1));
+    row.set('bleu4_sentence', pyFloat(m.bleu4));
     out.push(row);
   });
 
   // Python: `n = len(pairs) or 1`, sums left to right.
+  // Metric values are Python floats even when integral (1.0, not 1).
   const n = metrics.length || 1;
   const sum = (f: (m: PairMetrics) => number): number => metrics.reduce((a, m) => a + f(m), 0);
+  const mean = (f: (m: PairMetrics) => number): PyFloat => pyFloat(sum(f) / n);
   const summary: PyDict = new Map<string, PyJson>([
-    ['num_samples', BigInt(metrics.length)],
-    ['exact_match', sum((m) => (m.exact ? 1 : 0)) / n],
-    ['semantic_match', sum((m) => (m.semantic ? 1 : 0)) / n],
-    ['rouge_l_f1', sum((m) => m.rougeL) / n],
+    ['num_samples', metrics.length],
+    ['exact_match', mean((m) => (m.exact ? 1 : 0))],
+    ['semantic_match', mean((m) => (m.semantic ? 1 : 0))],
+    ['rouge_l_f1', mean((m) => m.rougeL)],
   ]);
-  if (variant === 'sdar') summary.set('num_dropped_errors', BigInt(nErr));
-  if (variant === 'wedlm') summary.set('num_skipped_overlong', BigInt(nOverlong));
-  if (variant !== 'llm_training') summary.set('num_empty_ref_dropped', BigInt(nEmpty));
+  if (variant === 'sdar') summary.set('num_dropped_errors', nErr);
+  if (variant === 'wedlm') summary.set('num_skipped_overlong', nOverlong);
+  if (variant !== 'llm_training') summary.set('num_empty_ref_dropped', nEmpty);
   // Extras the reference does not compute, each named for its definition.
-  if (variant !== 'sdar' && dropErrors) summary.set('num_dropped_errors', BigInt(nErr));
-  if (variant !== 'wedlm' && dropOverlong) summary.set('num_skipped_overlong', BigInt(nOverlong));
-  if (variant === 'llm_training' && dropEmptyRef) summary.set('num_empty_ref_dropped', BigInt(nEmpty));
-  summary.set('rouge_l_f1_rouge_score', sum((m) => m.rougeLScore) / n);
-  summary.set('bleu1_corpus', corpusBleu1(metrics));
-  summary.set('bleu1_sentence_mean', sum((m) => m.bleu1) / n);
-  summary.set('bleu4_sentence_mean', sum((m) => m.bleu4) / n);
+  if (variant !== 'sdar' && dropErrors) summary.set('num_dropped_errors', nErr);
+  if (variant !== 'wedlm' && dropOverlong) summary.set('num_skipped_overlong', nOverlong);
+  if (variant === 'llm_training' && dropEmptyRef) summary.set('num_empty_ref_dropped', nEmpty);
+  summary.set('rouge_l_f1_rouge_score', mean((m) => m.rougeLScore));
+  summary.set('bleu1_corpus', pyFloat(corpusBleu1(metrics)));
+  summary.set('bleu1_sentence_mean', mean((m) => m.bleu1));
+  summary.set('bleu4_sentence_mean', mean((m) => m.bleu4));
   summary.set('metric_definitions', metricDefinitions(variant));
   return { rows: out, summary, pairs };
 }
@@ -186,6 +188,7 @@ function metricDefinitions(variant: Normalization): PyDict {
 
 // Python set membership of the `index` value: 1, 1.0 and True are one key; other types by value.
 function indexKey(v: PyJson): string {
+  if (v instanceof PyFloat) return indexKey(v.value);
   if (typeof v === 'boolean') return 'n:' + (v ? '1' : '0');
   if (typeof v === 'bigint') return 'n:' + v.toString();
   if (typeof v === 'number') return Number.isInteger(v) ? 'n:' + BigInt(v).toString() : 'f:' + String(v);
@@ -195,6 +198,7 @@ function indexKey(v: PyJson): string {
 }
 
 function truthy(v: PyJson): boolean {
+  if (v instanceof PyFloat) return v.value !== 0;
   if (v === null || v === false || v === '' || v === 0n || v === 0) return false;
   if (Array.isArray(v)) return v.length > 0;
   if (v instanceof Map) return v.size > 0;

@@ -85,15 +85,14 @@ const scoreCommand: Command = {
 };
 
 function printSummary(name: string, s: PyDict, out: (line: string) => void): void {
-  const num = (k: string): string => {
-    const v = s.get(k);
-    return typeof v === 'number' ? v.toFixed(4) : typeof v === 'bigint' ? v.toString() : '-';
-  };
-  out(`${name}: ${num('num_samples')} samples`);
-  for (const k of ['num_dropped_errors', 'num_skipped_overlong', 'num_empty_ref_dropped']) if (s.has(k)) out(`  ${k.padEnd(24)} ${num(k)}`);
-  for (const k of ['exact_match', 'semantic_match', 'rouge_l_f1', 'rouge_l_f1_rouge_score', 'bleu1_corpus', 'bleu1_sentence_mean', 'bleu4_sentence_mean']) out(`  ${k.padEnd(24)} ${num(k)}`);
+  // Counts are ints; metrics are floats (integral ones arrive as PyFloat, whose valueOf is the number).
+  const count = (k: string): string => String(Number(s.get(k)));
+  const metric = (v: unknown): string => (v === undefined ? '-' : Number(v).toFixed(4));
+  out(`${name}: ${count('num_samples')} samples`);
+  for (const k of ['num_dropped_errors', 'num_skipped_overlong', 'num_empty_ref_dropped']) if (s.has(k)) out(`  ${k.padEnd(24)} ${count(k)}`);
+  for (const k of ['exact_match', 'semantic_match', 'rouge_l_f1', 'rouge_l_f1_rouge_score', 'bleu1_corpus', 'bleu1_sentence_mean', 'bleu4_sentence_mean']) out(`  ${k.padEnd(24)} ${metric(s.get(k))}`);
   const m = s.get('mauve');
-  if (m instanceof Map) out(`  ${'mauve'.padEnd(24)} ${(m.get('mauve') as number).toFixed(4)}`);
+  if (m instanceof Map) out(`  ${'mauve'.padEnd(24)} ${metric(m.get('mauve'))}`);
 }
 
 export const EVAL_COMMANDS: readonly Command[] = [scoreCommand];
