@@ -1,12 +1,14 @@
 // Every differentiable primitive of the op table, checked the same way: forward through ORT in
 // float64, then the VJP against central finite differences along random directions
-// (⟨∇L, t⟩ ≈ (L(x+εt) − L(x−εt)) / 2ε with L = Σ y⊙c for a random cotangent c).
+// (⟨∇L, t⟩ ≈ (L(x+εt) − L(x−εt)) / 2ε with L = Σ y⊙c for a random cotangent c), and the float32
+// forward against the float64 one on the CPU and the WebGPU providers.
 import { describe, expect, it } from 'vitest';
 import { Graph, type Tensor } from '../tensor.js';
 import { NONDIFF } from '../op.js';
 import { grad } from '../autodiff.js';
 import { compile, randn, rng } from '../test-utils.js';
 import * as G from '../index.js';
+import { probeProvider } from '../../runtime/index.js';
 
 type InputKind = 'normal' | 'positive' | 'bool' | { index: number } | { fixed: number[] };
 interface Case {
@@ -67,6 +69,18 @@ const CASES: Case[] = [
   C('Trilu', [n(2, 4, 4)], ([a]) => G.triu(a!, 1)),
   C('Trilu', [n(4, 3)], ([a]) => G.tril(a!, -1), 'lower'),
 ];
+
+const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
+let providers: Promise<('cpu' | 'webgpu')[]> | undefined;
+/** CPU always; WebGPU where it initialises — and always in CI, where .ci/run installs its driver. */
+function float32Providers(): Promise<('cpu' | 'webgpu')[]> {
+  providers ??= probeProvider('webgpu').then((p) => {
+    if (p.ok) return ['cpu', 'webgpu'];
+    if (CI) throw new Error(`WebGPU did not initialise in CI: ${p.reason}`);
+    return ['cpu'];
+  });
+  return providers;
+}
 
 const isFloatKind = (k: InputKind | undefined) => k === undefined || k === 'normal' || k === 'positive';
 
@@ -131,11 +145,13 @@ describe('VJP vs central finite differences (float64)', () => {
       const g32 = new Graph();
       const xs32 = c.inputs.map((s, i) => g32.input(`x${i}`, samples[i]!.dtype === 'float64' ? 'float32' : samples[i]!.dtype, s.shape));
       g32.output('y', c.build(xs32));
-      const out32 = await (await compile(g32))(Object.fromEntries(samples.map((s, i) => [`x${i}`, s.dtype === 'float64' ? Float32Array.from(s.data as Float64Array) : s.data])));
+      const feeds32 = Object.fromEntries(samples.map((s, i) => [`x${i}`, s.dtype === 'float64' ? Float32Array.from(s.data as Float64Array) : s.data]));
       const y64 = base.y!.data as Float64Array;
-      const y32 = out32.y!.data as Float32Array;
       const scale = Math.max(1, ...Array.from(y64, Math.abs));
-      y64.forEach((v, e) => expect(Math.abs(y32[e]! - v) / scale).toBeLessThanOrEqual(1e-5));
-    });
+      for (const provider of await float32Providers()) {
+        const y32 = (await (await compile(g32, provider))(feeds32)).y!.data as Float32Array;
+        y64.forEach((v, e) => expect(Math.abs(y32[e]! - v) / scale, `${provider} element ${e}`).toBeLessThanOrEqual(1e-5));
+      }
+    }, 60_000);
   }
 });
