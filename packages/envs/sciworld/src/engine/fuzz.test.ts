@@ -24,9 +24,10 @@ function checkInvariants(game: Game): void {
 
 describe('random play', () => {
   const tasks = TASKS.filter((t) => isImplemented(t.name));
-  it('never throws and keeps invariants over 2400 seeded variations', () => {
+  it('never throws and keeps invariants over 2400+ seeded variations', () => {
     let episodes = 0;
-    for (let k = 0; k < 200; k++) {
+    const rounds = Math.ceil(2400 / tasks.length);
+    for (let k = 0; k < rounds; k++) {
       for (const t of tasks) {
         const rng = new Rng(k * 7919 + t.variations);
         const v = rng.int(0, t.variations - 1);
@@ -45,6 +46,7 @@ describe('random play', () => {
         episodes++;
       }
     }
-    expect(episodes).toBe(2400);
+    expect(episodes).toBe(rounds * tasks.length);
+    expect(episodes).toBeGreaterThanOrEqual(2400);
   }, 120_000);
 });

@@ -43,11 +43,11 @@ export function referents(w: World, o: Obj, room: number): string[] {
   const refs = [name];
   if (o.rooms) {
     const other = w.name(w.get(w.otherSide(o, room)));
-    return [`door to ${other}`, `${other} door`];
+    return [`door to ${other}`, `${other} door`].map(normalize);
   }
   if (o.terminal) {
     const parent = w.name(w.get(o.parent));
-    return [`${parent} ${o.terminal}`, `${o.terminal} in ${parent}`, `${o.terminal} on ${parent}`];
+    return [`${parent} ${o.terminal}`, `${o.terminal} in ${parent}`, `${o.terminal} on ${parent}`].map(normalize);
   }
   if (o.kind === 'agent') refs.push('agent', 'self');
   // Substances also answer to their material's name ("chocolate" for solid chocolate, "water" for ice).

@@ -2,7 +2,7 @@
 // exact task description, the goal sequence and a plan hint for the expert. Variation grids are data.
 import type { Rng } from '@diffworld/env-core';
 import { sub, type RoomName, type Spawn } from '../world/layout.js';
-import { material as materialOf, nameInState, stateAt, AMBIENT_C } from '../world/materials.js';
+import { material as materialOf, nameInState, stateAt, AMBIENT_C, UNKNOWN_LETTERS } from '../world/materials.js';
 import type { GoalSpec, Match } from '../engine/goals.js';
 
 export type Plan =
@@ -180,9 +180,18 @@ const MELT_SUBSTANCES: MeasuredThing[] = [
 ];
 const MP_OFFSETS = [-200, -100, -50, -20, -10, 10, 20, 50, 100, 200];
 
-const meltingPoint: Builder = (v, contents) => {
-  const [si, oi, bi] = decode(v, [MELT_SUBSTANCES.length, MP_OFFSETS.length, 4]);
-  const s = MELT_SUBSTANCES[si!]!;
+const UNKNOWN_ROOMS: RoomName[] = ['kitchen', 'workshop', 'living room', 'bedroom', 'art studio'];
+const UNKNOWN_SUBSTANCES: MeasuredThing[] = UNKNOWN_LETTERS.slice(0, 10).map((l, i) => {
+  const room = UNKNOWN_ROOMS[i % UNKNOWN_ROOMS.length]!;
+  return { name: `unknown substance ${l}`, room, spawn: sub(`unknown ${l}`, { name: `unknown substance ${l}`, tags: target }) };
+});
+
+const meltingPoint: Builder = (v, contents) => meltingPointOf(MELT_SUBSTANCES, [MELT_SUBSTANCES.length, MP_OFFSETS.length, 4], v, contents);
+const meltingPointUnknown: Builder = (v, contents) => meltingPointOf(UNKNOWN_SUBSTANCES, [UNKNOWN_SUBSTANCES.length, MP_OFFSETS.length, 3], v, contents);
+
+function meltingPointOf(things: MeasuredThing[], grid: number[], v: number, contents: Contents): VariationBuild {
+  const [si, oi, bi] = decode(v, grid);
+  const s = things[si!]!;
   if (s.place) s.place(contents);
   else contents[s.room].push(s.spawn);
   const mat = s.spawn.material!;
@@ -208,7 +217,7 @@ const meltingPoint: Builder = (v, contents) => {
     },
     plan: { kind: 'meltingPoint', material: mat, threshold: T, above: boxA, below: boxB, boxRoom },
   };
-};
+}
 
 // ---- electricity ----------------------------------------------------------------------------
 
@@ -254,9 +263,14 @@ const CONDUCTORS: Array<[string, string]> = [
   ['rubber ball', 'rubber'], ['ceramic tile', 'ceramic'], ['wood chip', 'wood'], ['plastic spoon', 'plastic'], ['cardboard sheet', 'paper'],
 ];
 
-const testConductivity: Builder = (v, contents) => {
-  const [oi, bi] = decode(v, [CONDUCTORS.length, BOX_PAIRS.length]);
-  const [name, mat] = CONDUCTORS[oi!]!;
+const UNKNOWN_CONDUCTORS: Array<[string, string]> = UNKNOWN_LETTERS.map((l) => [`unknown substance ${l}`, `unknown ${l}`]);
+
+const testConductivity: Builder = (v, contents) => conductivityOf(CONDUCTORS, v, contents);
+const testConductivityUnknown: Builder = (v, contents) => conductivityOf(UNKNOWN_CONDUCTORS, v, contents);
+
+function conductivityOf(items: Array<[string, string]>, v: number, contents: Contents): VariationBuild {
+  const [oi, bi] = decode(v, [items.length, BOX_PAIRS.length]);
+  const [name, mat] = items[oi!]!;
   contents.workshop.push({ kind: 'conductor item', name, material: mat, tags: target });
   const [boxA, boxB] = addBoxes(contents, 'workshop', BOX_PAIRS[bi!]!);
   const conductive = materialOf(mat).conductive;
@@ -271,7 +285,7 @@ const testConductivity: Builder = (v, contents) => {
     },
     plan: { kind: 'conductivity', conductive: boxA, nonconductive: boxB },
   };
-};
+}
 
 // ---- classification -------------------------------------------------------------------------
 
@@ -417,8 +431,10 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'change-the-state-of-matter-of': stateBuilder('change'),
   'use-thermometer': useThermometer,
   'measure-melting-point-known-substance': meltingPoint,
+  'measure-melting-point-unknown-substance': meltingPointUnknown,
   'power-component': powerComponent,
   'test-conductivity': testConductivity,
+  'test-conductivity-of-unknown-substances': testConductivityUnknown,
   'find-living-thing': findBuilder('living'),
   'find-non-living-thing': findBuilder('nonliving'),
   'find-plant': findBuilder('plant'),

@@ -57,8 +57,20 @@ export const MATERIALS = {
 
 export type MaterialName = keyof typeof MATERIALS;
 
+/**
+ * Unknown substances A–T for the "unknown substance" tasks: solids whose melting point (40–230 °C,
+ * within a stove's or an oven's reach) and conductivity the agent must find out.
+ */
+export const UNKNOWN_LETTERS = 'ABCDEFGHIJKLMNOPQRST'.split('');
+const UNKNOWN_MATERIALS: Record<string, Material> = Object.fromEntries(
+  UNKNOWN_LETTERS.map((letter, i) => [
+    `unknown ${letter}`,
+    { state: 'solid', meltingPoint: 40 + ((i * 53) % 191), boilingPoint: 5000, combustionPoint: NEVER, conductive: (i * 7) % 3 !== 1 } satisfies Material,
+  ]),
+);
+
 export function material(name: string): Material {
-  const m = (MATERIALS as Record<string, Material>)[name];
+  const m = (MATERIALS as Record<string, Material>)[name] ?? UNKNOWN_MATERIALS[name];
   if (!m) throw new Error(`sciworld: unknown material '${name}' (add it to world/materials.ts)`);
   return m;
 }
