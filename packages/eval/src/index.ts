@@ -17,3 +17,10 @@ export { kmeansOnce, bestRun, restartSeeds, type KMeansRun, type KMeansTask } fr
 export { divergenceCurve, mauveFromCurve, frontierIntegral, klMultinomial, linspace, autoBuckets, roundHalfEven, areaUnderCurve } from './mauve/curve.js';
 export { symmetricEigen } from './mauve/eigen.js';
 export { scoreFiles, joinReferences, datasetName, type ScoreFilesOptions, type ScoreFilesResult } from './files.js';
+// Agent evaluation: policies, the episode runner against the real engines.
+export { expertPolicy, randomPolicy, localPolicy, mapBatch, type Policy, type PolicyContext, type PolicyRequest, type LocalPolicySpec } from './agent/policy.js';
+export { remotePolicy, chatCompletionsEndpoint, RemotePolicyError, type RemotePolicyOptions } from './agent/remote.js';
+export { AGENT_ENVS, AGENT_ENV_NAMES, agentEnv, type AgentEnv, type AgentEnvName } from './agent/envs.js';
+export { randomAppworldCall } from './agent/appworld-actions.js';
+export { playEpisodes, type PlayOptions } from './agent/episodes.js';
+export { evaluateAgent, selectTasks, summarizeByTaskType, type EvaluateAgentOptions, type AgentEvaluation, type AgentSummary } from './agent/runner.js';

@@ -1,0 +1,110 @@
+// Plays episodes against the real engines, advancing a window of episodes in lockstep so that the
+// policy answers one batch per turn. Used in the main thread and inside pool workers alike.
+import { episodeRecord, withStepLimit, type ChatMessage, type EpisodeRecord, type TaskRef, type TextEnv } from '@diffworld/env-core';
+import { agentEnv, type AgentEnv } from './envs.js';
+import type { Policy, PolicyRequest } from './policy.js';
+
+interface Running {
+  index: number;
+  task: TaskRef;
+  env: TextEnv;
+  messages: ChatMessage[];
+  actions: string[];
+  turn: number;
+  reward: number;
+  score: number;
+  won: boolean;
+  lastObservation: string;
+  admissible: string[] | undefined;
+}
+
+async function start(agent: AgentEnv, task: TaskRef, index: number): Promise<Running> {
+  // alfworld and appworld suites cap steps already; wrapping again is harmless and covers sciworld.
+  const env = withStepLimit(agent.suite.createEnv(), agent.suite.maxSteps);
+  const obs = await env.reset(task);
+  return {
+    index,
+    task,
+    env,
+    messages: [
+      { role: 'system', content: agent.system() },
+      { role: 'user', content: agent.firstUserTurn(obs) },
+    ],
+    actions: [],
+    turn: 0,
+    reward: 0,
+    score: 0,
+    won: false,
+    lastObservation: obs.text,
+    admissible: obs.admissible,
+  };
+}
+
+/**
+ * One turn: the completion is parsed with the env's harness parser; a parseable action steps the
+ * engine, an unparseable one costs the turn and gets the harness's invalid-action message.
+ * Returns true when the episode is over (the env said done, or the turn limit was reached).
+ */
+async function advance(agent: AgentEnv, ep: Running, completion: string): Promise<boolean> {
+  ep.messages.push({ role: 'assistant', content: completion });
+  ep.turn++;
+  const action = agent.parse(completion, ep.lastObservation);
+  if (action === undefined) {
+    ep.messages.push({ role: 'user', content: agent.invalidTurn(ep.admissible) });
+    return ep.turn >= agent.suite.maxSteps;
+  }
+  const r = await ep.env.step(action);
+  ep.actions.push(action);
+  ep.reward += r.reward;
+  ep.score = r.info.score;
+  ep.won = r.info.won;
+  ep.lastObservation = r.observation.text;
+  ep.admissible = r.observation.admissible;
+  ep.messages.push({ role: 'user', content: agent.nextUserTurn(r) });
+  return r.done || ep.turn >= agent.suite.maxSteps;
+}
+
+export interface PlayOptions {
+  /** Episodes advanced together (one policy batch per turn). */
+  batchSize?: number;
+  /** Called after each finished episode with its position in `tasks`. */
+  onEpisode?: (index: number, record: EpisodeRecord) => void;
+}
+
+/** Plays one episode per task with the policy; records come back in the order of `tasks`. */
+export async function playEpisodes(envName: string, tasks: readonly TaskRef[], policy: Policy, opts: PlayOptions = {}): Promise<EpisodeRecord[]> {
+  const agent = agentEnv(envName);
+  const batchSize = Math.max(1, opts.batchSize ?? 16);
+  const records: EpisodeRecord[] = new Array(tasks.length);
+  let next = 0;
+  let active: Running[] = [];
+  while (next < tasks.length || active.length > 0) {
+    while (active.length < batchSize && next < tasks.length) {
+      active.push(await start(agent, tasks[next]!, next));
+      next++;
+    }
+    const requests: PolicyRequest[] = active.map((ep) => ({
+      messages: ep.messages.slice(),
+      context: {
+        env: envName,
+        task: ep.task,
+        turn: ep.turn,
+        ...(policy.needsAdmissible ? { admissible: ep.admissible ?? ep.env.admissibleActions?.() ?? [] } : {}),
+      },
+    }));
+    const completions = await policy.actBatch(requests);
+    if (completions.length !== active.length) throw new Error(`[eval.agent] policy ${policy.name} answered ${completions.length} completions for ${active.length} requests`);
+    const still: Running[] = [];
+    for (let i = 0; i < active.length; i++) {
+      const ep = active[i]!;
+      if (await advance(agent, ep, completions[i]!)) {
+        await ep.env.close?.();
+        const record = episodeRecord(ep.task, { messages: ep.messages, actions: ep.actions, reward: ep.reward, score: ep.score, won: ep.won });
+        records[ep.index] = record;
+        opts.onEpisode?.(ep.index, record);
+      } else still.push(ep);
+    }
+    active = still;
+  }
+  return records;
+}

@@ -1,0 +1,95 @@
+// The agent side of evaluation: a Policy turns the conversation so far into a completion, which
+// the env's harness parser turns into an action. Two local policies (the env's expert, a seeded
+// uniformly random admissible action) and a remote one (remote.ts).
+import { hashSeed, Rng, type ChatMessage, type TaskRef } from '@diffworld/env-core';
+import { EvalError } from '../errors.js';
+import { agentEnv } from './envs.js';
+
+/** What a policy may know about the turn besides the conversation (TextWorld's opt-in infos). */
+export interface PolicyContext {
+  /** The env's name (a key of AGENT_ENVS). */
+  env: string;
+  task: TaskRef;
+  /** 0-based turn index within the episode (invalid turns count). */
+  turn: number;
+  /** Commands valid now; filled only for policies with `needsAdmissible`, where the engine lists them. */
+  admissible?: string[];
+}
+
+export interface PolicyRequest {
+  messages: ChatMessage[];
+  context: PolicyContext;
+}
+
+/** A policy that can be rebuilt inside a worker thread from plain data. */
+export type LocalPolicySpec = { kind: 'expert' } | { kind: 'random'; seed: number };
+
+export interface Policy {
+  /** Shown in summaries and reports, e.g. "expert", "random(seed=0)", "http://host:8000 (model m)". */
+  readonly name: string;
+  /** Whether the runner must list the admissible commands in the context (costly on ScienceWorld). */
+  readonly needsAdmissible?: boolean;
+  /** Set when the policy is deterministic local code that workers can rebuild. */
+  readonly workerSpec?: LocalPolicySpec;
+  act(messages: ChatMessage[], context: PolicyContext): Promise<string>;
+  /** One completion per request, in order; episodes advancing in lockstep call this once per turn. */
+  actBatch(requests: readonly PolicyRequest[]): Promise<string[]>;
+}
+
+/** actBatch for policies with no cheaper batched form: each request on its own, concurrently. */
+export function mapBatch(act: Policy['act']): Policy['actBatch'] {
+  return (requests) => Promise.all(requests.map((r) => act(r.messages, r.context)));
+}
+
+const EXPERT_CACHE_SIZE = 256;
+
+/**
+ * Replays `suite.expert(task)`: turn k answers the expert's k-th action written the way the
+ * env's parser expects (ALFWorld `Action: …`, ScienceWorld plain text, AppWorld a tool-call array).
+ * Past the end of the plan it answers an empty completion (an invalid turn).
+ */
+export function expertPolicy(): Policy {
+  const plans = new Map<string, string[]>();
+  const plan = (env: string, task: TaskRef): string[] => {
+    const key = `${env}|${task.split}|${task.id}`;
+    let actions = plans.get(key);
+    if (!actions) {
+      actions = agentEnv(env).suite.expert(task);
+      if (plans.size >= EXPERT_CACHE_SIZE) plans.delete(plans.keys().next().value!);
+      plans.set(key, actions);
+    }
+    return actions;
+  };
+  const act = async (_messages: ChatMessage[], ctx: PolicyContext): Promise<string> => {
+    const action = plan(ctx.env, ctx.task)[ctx.turn];
+    return action === undefined ? '' : agentEnv(ctx.env).formatAction(action);
+  };
+  return { name: 'expert', workerSpec: { kind: 'expert' }, act, actBatch: mapBatch(act) };
+}
+
+/**
+ * A uniformly random admissible command each turn, or, for envs whose engine lists none (AppWorld),
+ * a draw from the env's documented random-action generator. The draw depends only on
+ * (seed, env, task id, turn), so episodes replay exactly whichever worker plays them.
+ */
+export function randomPolicy(seed: number): Policy {
+  if (!Number.isInteger(seed)) throw new EvalError('bad_option', `seed must be an integer, got ${seed}`, 'randomPolicy');
+  const act = async (messages: ChatMessage[], ctx: PolicyContext): Promise<string> => {
+    const env = agentEnv(ctx.env);
+    const rng = new Rng(hashSeed(`${seed}|${ctx.env}|${ctx.task.id}|${ctx.turn}`));
+    if (ctx.admissible && ctx.admissible.length > 0) return env.formatAction(rng.pick(ctx.admissible));
+    if (env.randomAction) return env.randomAction(ctx.task, messages, rng);
+    throw new EvalError('bad_option', `${ctx.env} listed no admissible commands at turn ${ctx.turn} of ${ctx.task.id} and has no random-action generator`, 'randomPolicy');
+  };
+  return { name: `random(seed=${seed})`, needsAdmissible: true, workerSpec: { kind: 'random', seed }, act, actBatch: mapBatch(act) };
+}
+
+/** Rebuilds a local policy from its spec (in a worker thread). */
+export function localPolicy(spec: LocalPolicySpec): Policy {
+  switch (spec.kind) {
+    case 'expert':
+      return expertPolicy();
+    case 'random':
+      return randomPolicy(spec.seed);
+  }
+}

@@ -1,0 +1,129 @@
+// evaluateAgent: a policy against the real engine on one split, summarised overall and per task
+// type with Wilson 95% intervals. Local policies (expert, random) run in a piscina pool when
+// workers > 1; a remote policy stays in the main thread, where its own concurrency limit applies.
+import { Piscina } from 'piscina';
+import { Rng, summarizeEpisodes, type EpisodeRecord, type EpisodeSummary, type TaskRef } from '@diffworld/env-core';
+import { EvalError } from '../errors.js';
+import { agentEnv } from './envs.js';
+import { playEpisodes } from './episodes.js';
+import type { Policy } from './policy.js';
+import type { EpisodeChunk } from './worker-task.js';
+
+export interface EvaluateAgentOptions {
+  /** A key of AGENT_ENVS: alfworld, sciworld, appworld. */
+  env: string;
+  policy: Policy;
+  split: string;
+  /** Worker threads for local policies; 1 plays in the main thread. */
+  workers?: number;
+  /** Picks the tasks when `limit` is set; the random policy carries its own seed. */
+  seed?: number;
+  /** Play this many tasks of the split (a seeded sample, kept in split order); all when unset. */
+  limit?: number;
+  /** Episodes advanced in lockstep per policy batch. */
+  batchSize?: number;
+  onProgress?: (done: number, total: number, record: EpisodeRecord) => void;
+}
+
+export interface AgentSummary {
+  env: string;
+  split: string;
+  policy: string;
+  seed: number;
+  overall: EpisodeSummary;
+  /** Per task type, in the order types first appear in the split. */
+  byTaskType: Record<string, EpisodeSummary>;
+  workers: number;
+  wallSeconds: number;
+  episodesPerSecond: number;
+}
+
+export interface AgentEvaluation {
+  records: EpisodeRecord[];
+  summary: AgentSummary;
+}
+
+/** The split's tasks, or a seeded sample of `limit` of them in split order. */
+export function selectTasks(env: string, split: string, limit: number | undefined, seed: number): TaskRef[] {
+  const suite = agentEnv(env).suite;
+  if (!suite.splits.includes(split)) throw new EvalError('bad_option', `unknown split "${split}" for ${env}; one of ${suite.splits.join(', ')}`, 'evaluateAgent');
+  const all = suite.tasks(split);
+  if (limit === undefined || limit >= all.length) return all;
+  if (!Number.isInteger(limit) || limit < 1) throw new EvalError('bad_option', `limit must be a positive integer, got ${limit}`, 'evaluateAgent');
+  const picked = new Rng(seed).fork(`${env}|${split}`).sample(all.map((_, i) => i), limit);
+  return picked.sort((a, b) => a - b).map((i) => all[i]!);
+}
+
+export function summarizeByTaskType(records: readonly EpisodeRecord[]): Record<string, EpisodeSummary> {
+  const groups = new Map<string, EpisodeRecord[]>();
+  for (const r of records) {
+    const g = groups.get(r.task_type);
+    if (g) g.push(r);
+    else groups.set(r.task_type, [r]);
+  }
+  return Object.fromEntries([...groups].map(([type, rs]) => [type, summarizeEpisodes(rs)]));
+}
+
+const WORKER = new URL('./worker.mjs', import.meta.url);
+
+/** The worker's execArgv: the parent's, plus resolution of @diffworld/* to their sources. */
+function workerExecArgv(): string[] {
+  const inherited = process.execArgv.filter((a) => !a.startsWith('--conditions=@diffworld/source'));
+  return [...inherited, '--conditions=@diffworld/source'];
+}
+
+async function playInPool(opts: EvaluateAgentOptions, tasks: TaskRef[], workers: number, batchSize: number): Promise<EpisodeRecord[]> {
+  const spec = opts.policy.workerSpec!;
+  // Small chunks balance the load (episode lengths vary); chunks never cross worker boundaries mid-episode.
+  const chunkSize = Math.max(1, Math.min(batchSize, Math.ceil(tasks.length / (workers * 4))));
+  const pool = new Piscina<EpisodeChunk, EpisodeRecord[]>({ filename: WORKER.href, minThreads: workers, maxThreads: workers, execArgv: workerExecArgv() });
+  const records: EpisodeRecord[] = new Array(tasks.length);
+  let done = 0;
+  try {
+    const jobs: Promise<void>[] = [];
+    for (let start = 0; start < tasks.length; start += chunkSize) {
+      const chunk: EpisodeChunk = { env: opts.env, tasks: tasks.slice(start, start + chunkSize), policy: spec, batchSize };
+      jobs.push(
+        pool.run(chunk).then((rs) => {
+          rs.forEach((r, i) => {
+            records[start + i] = r;
+            opts.onProgress?.(++done, tasks.length, r);
+          });
+        }),
+      );
+    }
+    await Promise.all(jobs);
+  } finally {
+    await pool.destroy();
+  }
+  return records;
+}
+
+export async function evaluateAgent(opts: EvaluateAgentOptions): Promise<AgentEvaluation> {
+  const seed = opts.seed ?? 0;
+  const workers = opts.workers ?? 1;
+  if (!Number.isInteger(workers) || workers < 1) throw new EvalError('bad_option', `workers must be a positive integer, got ${workers}`, 'evaluateAgent');
+  const batchSize = opts.batchSize ?? 16;
+  const tasks = selectTasks(opts.env, opts.split, opts.limit, seed);
+  const usePool = workers > 1 && opts.policy.workerSpec !== undefined && tasks.length > 1;
+  const t0 = performance.now();
+  let done = 0;
+  const records = usePool
+    ? await playInPool(opts, tasks, workers, batchSize)
+    : await playEpisodes(opts.env, tasks, opts.policy, { batchSize, onEpisode: (_i, r) => opts.onProgress?.(++done, tasks.length, r) });
+  const wallSeconds = (performance.now() - t0) / 1000;
+  return {
+    records,
+    summary: {
+      env: opts.env,
+      split: opts.split,
+      policy: opts.policy.name,
+      seed,
+      overall: summarizeEpisodes(records),
+      byTaskType: summarizeByTaskType(records),
+      workers: usePool ? workers : 1,
+      wallSeconds,
+      episodesPerSecond: wallSeconds > 0 ? records.length / wallSeconds : 0,
+    },
+  };
+}
