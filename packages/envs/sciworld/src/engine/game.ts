@@ -1,7 +1,7 @@
 // The synchronous game loop: special inputs, parsing with the ambiguity dialog, action, world ticks,
 // subgoal checks before and after each tick, score and episode end (ScienceWorld's rules).
 import { TEXT } from '../world/text.js';
-import { GRAMMAR, helpActions } from '../world/grammar.js';
+import { helpActions } from '../world/grammar.js';
 import { World, type Obj } from './world.js';
 import { GoalTracker, type GoalEvents, type GoalSpec } from './goals.js';
 import { ReferentIndex, parseCommands, renderCommand, visibleObjects, type Command } from './parser.js';
@@ -147,7 +147,7 @@ export class Game {
     const w = this.w;
     const objs = visibleObjects(w, false).filter((o) => w.kind(o).category !== 'room' && !o.terminal);
     const out = new Set<string>(['look around', 'inventory', 'task', 'wait', 'wait1']);
-    const name = (o: (typeof objs)[number]) => renderCommand(w, { template: GRAMMAR[0]!, objs: [o] }, false).slice(5);
+    const name = (o: (typeof objs)[number]) => (o.rooms ? `door to ${w.name(w.get(w.otherSide(o, w.agentRoom())))}` : w.name(o));
     for (const o of objs) {
       const k = w.kind(o);
       const n = name(o);

@@ -8,6 +8,8 @@ import { TEXT, article } from '../world/text.js';
 export interface Obj {
   id: number;
   kind: string;
+  /** The kind's definition, resolved once at creation (looked up on every step and tick). */
+  def: KindDef;
   /** Fixed display name; substances without one are named by material and state. */
   fixedName?: string;
   parent: number;
@@ -43,7 +45,7 @@ export class World {
   agent = NONE;
 
   kind(o: Obj): KindDef {
-    return kindDef(o.kind);
+    return o.def;
   }
 
   create(spawn: Spawn, parent: number): Obj {
@@ -53,6 +55,7 @@ export class World {
     const o: Obj = {
       id: this.objs.length,
       kind: spawn.kind,
+      def: k,
       parent: NONE,
       contents: [],
       isOpen: spawn.open ?? !k.openable,
