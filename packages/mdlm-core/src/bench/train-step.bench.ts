@@ -7,7 +7,7 @@
 import { parseArgs } from 'node:util';
 import { Graph, emitOnnx, matmul, reshape, typedFrom } from '../graph/index.js';
 import { blockCausalMask, crossEntropy, ropeTables, transformerForward, transformerParams, type TransformerConfig } from '../nn/index.js';
-import { type ProviderName, createSession, hostTensor, probeProvider } from '../runtime/index.js';
+import { type ProviderName, createSession, hostTensor, probeProvider, toDevice, toHost } from '../runtime/index.js';
 import { StepRunner, type StepGraphSpec } from '../train/index.js';
 
 const { values } = parseArgs({
@@ -73,15 +73,23 @@ function initParams(c: TransformerConfig): Record<string, Float32Array> {
   }));
 }
 
+/**
+ * GFLOP/s of one MatMul of matching size on the same provider. On WebGPU the operands and result
+ * stay on the GPU (as the step's parameters do) and one read-back at the end waits for the queue.
+ */
 async function matmulGflops(provider: ProviderName, m: number, k: number, n: number): Promise<number> {
   const g = new Graph();
   g.output('y', matmul(g.input('a', 'float32', [m, k]), g.input('b', 'float32', [k, n])));
-  const s = await createSession(emitOnnx(g).bytes, { provider });
-  const feeds = { a: hostTensor('float32', new Float32Array(m * k).fill(0.01), [m, k]), b: hostTensor('float32', new Float32Array(k * n).fill(0.01), [k, n]) };
-  await s.run(feeds);
+  const onDevice = provider === 'webgpu';
+  const s = await createSession(emitOnnx(g).bytes, { provider, outputs: onDevice ? 'device' : 'host' });
+  const host = { a: hostTensor('float32', new Float32Array(m * k).fill(0.01), [m, k]), b: hostTensor('float32', new Float32Array(k * n).fill(0.01), [k, n]) };
+  const feeds = onDevice ? { a: await toDevice(host.a), b: await toDevice(host.b) } : host;
+  await toHost((await s.run(feeds)).y!);
   const reps = 10;
   const t0 = performance.now();
-  for (let i = 0; i < reps; i++) await s.run(feeds);
+  let last;
+  for (let i = 0; i < reps; i++) last = (await s.run(feeds)).y!;
+  await toHost(last!);
   return (2 * m * k * n * reps) / ((performance.now() - t0) / 1000) / 1e9;
 }
 

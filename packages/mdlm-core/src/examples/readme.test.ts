@@ -13,7 +13,7 @@ it('README example: define and train a small model', async () => {
       { name: 'y', dtype: 'int64', shape: [64] },
       { name: 'mask', dtype: 'float32', shape: [64] },
     ],
-    loss: (p, b) => ({ loss: crossEntropy(linear(silu(linear(b.x, p['fc1.weight'])), p['fc2.weight']), b.y, b.mask).loss }),
+    loss: (p, b) => ({ loss: crossEntropy(linear(silu(linear(b.x!, p['fc1.weight']!)), p['fc2.weight']!), b.y!, b.mask!).loss }),
     optimizer: { weightDecay: 0.01 },
     clipNorm: 1.0,
   } satisfies import('../index.js').StepGraphSpec;

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds bundle/ for an offline GPU host (shared/GPU.md): the node binary, onnxruntime-node's
+# JS + linux-x64 binaries, the Vulkan/GL loader .debs WebGPU needs there, and esbuild bundles of
+# the benchmarks. bundle/ is git-ignored; ship it with the device tool's `carry: ["bundle"]`.
+# Usage: tools/gpu/bundle.sh    then on the host: bash bundle/setup.sh && bundle/run-bench.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=bundle
+rm -rf "$out" && mkdir -p "$out/node_modules" "$out/debs"
+
+echo "bundling benchmarks"
+npx esbuild packages/mdlm-core/src/bench/train-step.bench.ts --bundle --platform=node --format=esm \
+  --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --outfile="$out/train-step.bench.mjs" --log-level=warning
+
+echo "packing node $(node --version) and onnxruntime-node"
+xz -T2 -6 -c "$(readlink -f "$(command -v node)")" > "$out/node.xz"
+ort=node_modules/onnxruntime-node
+mkdir -p "$out/$ort/bin/napi-v6/linux"
+cp -r "$ort/package.json" "$ort/dist" "$ort/lib" "$out/$ort/"
+tar -C "$ort/bin/napi-v6/linux" -cJf "$out/ort-linux-x64.tar.xz" x64
+cp -r node_modules/onnxruntime-common "$out/node_modules/"
+
+echo "downloading the Vulkan/GL loader packages"
+(cd "$out/debs" && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null 2>&1)
+
+cat > "$out/setup.sh" <<'SH'
+#!/usr/bin/env bash
+# On the GPU host: unpack node and ORT, install the Vulkan loader, point it at the NVIDIA ICD.
+set -euo pipefail
+cd "$(dirname "$0")"
+[ -x node ] || xz -dc node.xz > node && chmod +x node
+mkdir -p node_modules/onnxruntime-node/bin/napi-v6/linux
+[ -d node_modules/onnxruntime-node/bin/napi-v6/linux/x64 ] || tar -C node_modules/onnxruntime-node/bin/napi-v6/linux -xJf ort-linux-x64.tar.xz
+for f in debs/*.deb; do dpkg -x "$f" /; done
+ldconfig
+SH
+cat > "$out/run-bench.sh" <<'SH'
+#!/usr/bin/env bash
+set -euo pipefail
+cd "$(dirname "$0")"
+export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json} XDG_RUNTIME_DIR=/tmp
+./node train-step.bench.mjs "$@"
+SH
+chmod +x "$out/setup.sh" "$out/run-bench.sh"
+du -sh "$out"
