@@ -24,3 +24,8 @@ export { AGENT_ENVS, AGENT_ENV_NAMES, agentEnv, type AgentEnv, type AgentEnvName
 export { randomAppworldCall } from './agent/appworld-actions.js';
 export { playEpisodes, type PlayOptions } from './agent/episodes.js';
 export { evaluateAgent, selectTasks, summarizeByTaskType, type EvaluateAgentOptions, type AgentEvaluation, type AgentSummary } from './agent/runner.js';
+export { writeAgentEvaluation, OUTPUT_FILES } from './agent/output.js';
+// Reports: self-contained HTML with inline SVG charts, and a Markdown summary.
+export { renderHtmlReport, renderMarkdownReport, type ReportInput } from './report/report.js';
+export { parseMetricsJsonl, readMetricsJsonl, type MetricsRun } from './report/metrics.js';
+export { barChartCI, histogram, histogramBins, lineChart, ticks, escapeXml, type CiBar, type Bin, type Series } from './report/svg.js';
