@@ -29,6 +29,8 @@ export interface Obj {
   links: number[];
   /** Terminal label ("anode", "terminal 1"). */
   terminal?: string;
+  /** Readable text (recipes). */
+  text?: string;
   /** Doors: the two room ids. */
   rooms?: [number, number];
   removed: boolean;
@@ -72,6 +74,7 @@ export class World {
     if (matName) o.material = matName;
     if (k.category === 'substance') o.state = mat!.state;
     if (spawn.species !== undefined) o.species = spawn.species;
+    if (spawn.text !== undefined) o.text = spawn.text;
     this.objs.push(o);
     if (k.category === 'door') this.doors.push(o);
     if (k.electrical || k.connectable) this.components.push(o);

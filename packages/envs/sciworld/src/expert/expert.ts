@@ -202,6 +202,19 @@ function findTask(d: Driver, plan: Extract<Plan, { kind: 'find' }>): void {
   d.act('move {a} to {b}', carry, box);
 }
 
+function chemistryTask(d: Driver, plan: Extract<Plan, { kind: 'chemistry' }>): void {
+  const w = d.w;
+  const recipe = d.need((o) => o.tags.includes('recipe'), 'the recipe');
+  d.reach(recipe);
+  d.act('pick up {a}', recipe);
+  d.act('read {a}', recipe);
+  const mixer = d.need((o) => o.tags.includes('mixer'), 'the mixing jar');
+  const other = d.need((o) => o.tags.includes('reagent') && o.parent !== mixer.id, 'the second ingredient');
+  d.act('pour {a} into {b}', w.get(other.parent), mixer);
+  d.act('mix {a}', mixer);
+  d.act('focus on {a}', d.need((o) => w.name(o) === plan.product, plan.product));
+}
+
 function lifespanTask(d: Driver, plan: Extract<Plan, { kind: 'lifespan' }>): void {
   for (const species of plan.order) {
     const animal = d.need((o) => o.kind === 'animal' && o.species === species && o.tags.length > 0, species);
@@ -221,6 +234,13 @@ function paintTask(d: Driver, plan: Extract<Plan, { kind: 'paint' }>): void {
   d.act('mix {a}', mixer);
   const product = d.need((o) => w.name(o) === plan.product, plan.product);
   d.act('focus on {a}', product);
+  if (!plan.then) return;
+  // The second portion of a primary colour comes from wherever one is left (the cupboard's set).
+  const more = d.need((o) => w.name(o) === plan.then!.input && o.parent !== mixer.id, plan.then.input);
+  d.reach(more);
+  d.act('pour {a} into {b}', more, mixer);
+  d.act('mix {a}', mixer);
+  d.act('focus on {a}', d.need((o) => w.name(o) === plan.then!.product, plan.then.product));
 }
 
 function growTask(d: Driver, plan: Extract<Plan, { kind: 'grow' }>): void {
@@ -276,6 +296,9 @@ function runPlan(d: Driver, plan: Plan): void {
       break;
     case 'find':
       findTask(d, plan);
+      break;
+    case 'chemistry':
+      chemistryTask(d, plan);
       break;
     case 'lifespan':
       lifespanTask(d, plan);

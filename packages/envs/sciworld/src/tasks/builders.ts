@@ -4,6 +4,7 @@ import type { Rng } from '@diffworld/env-core';
 import { sub, type RoomName, type Spawn } from '../world/layout.js';
 import { material as materialOf, nameInState, stateAt, AMBIENT_C, UNKNOWN_LETTERS } from '../world/materials.js';
 import type { GoalSpec, Match } from '../engine/goals.js';
+import { TEXT } from '../world/text.js';
 
 export type Plan =
   | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
@@ -13,8 +14,9 @@ export type Plan =
   | { kind: 'conductivity'; conductive: string; nonconductive: string }
   | { kind: 'find'; what: FindWhat; box: string; boxRoom: RoomName }
   | { kind: 'lifespan'; order: string[] }
-  | { kind: 'paint'; inputs: [string, string]; product: string }
-  | { kind: 'grow'; species: string; seedRoom: RoomName };
+  | { kind: 'paint'; inputs: [string, string]; product: string; then?: { input: string; product: string } }
+  | { kind: 'grow'; species: string; seedRoom: RoomName }
+  | { kind: 'chemistry'; product: string; room: RoomName };
 
 export type FindWhat = 'living' | 'nonliving' | 'plant' | 'animal';
 
@@ -395,6 +397,65 @@ const paintSecondary: Builder = (v, contents) => {
   };
 };
 
+const TERTIARY: Array<{ product: string; secondary: number; add: string }> = [
+  { product: 'yellow-green', secondary: 0, add: 'yellow paint' },
+  { product: 'blue-green', secondary: 0, add: 'blue paint' },
+  { product: 'red-orange', secondary: 1, add: 'red paint' },
+  { product: 'yellow-orange', secondary: 1, add: 'yellow paint' },
+  { product: 'blue-violet', secondary: 2, add: 'blue paint' },
+  { product: 'red-violet', secondary: 2, add: 'red paint' },
+];
+
+const paintTertiary: Builder = (v, contents) => {
+  const [ti] = decode(v, [TERTIARY.length, 6]);
+  const t = TERTIARY[ti!]!;
+  const s = SECONDARY[t.secondary]!;
+  const table = contents['art studio'].find((x) => x.kind === 'table')!;
+  table.contents![0]!.tags = ['mixer'];
+  const intermediate = `${s.product} paint`;
+  const product = `${t.product} paint`;
+  return {
+    description: `Your task is to use chemistry to create ${t.product} paint. In order to do this, you will need to first create an intermediate paint color, then focus on it. When you are done, focus on the ${t.product} paint.`,
+    goals: {
+      ordered: [
+        { type: 'exists', match: { name: intermediate } },
+        { type: 'focus', match: { name: intermediate }, failIfWrong: true },
+        { type: 'exists', match: { name: product } },
+        { type: 'focus', match: { name: product }, failIfWrong: true },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'mixer' } }, { type: 'inside', match: { name: s.inputs[0] }, container: { tag: 'mixer' } }],
+    },
+    plan: { kind: 'paint', inputs: s.inputs, product: intermediate, then: { input: t.add, product } },
+  };
+};
+
+const CHEMISTRY: Array<{ product: string; base: Spawn; add: Spawn }> = [
+  { product: 'salt water', base: { kind: 'glass jar', contents: [sub('sodium chloride', { tags: ['reagent'] })] }, add: { kind: 'tin cup', contents: [sub('water', { tags: ['reagent'] })] } },
+  { product: 'soapy water', base: { kind: 'glass jar', contents: [sub('soap', { tags: ['reagent'] })] }, add: { kind: 'tin cup', contents: [sub('water', { tags: ['reagent'] })] } },
+  { product: 'sugar water', base: { kind: 'glass jar', contents: [sub('sugar', { tags: ['reagent'] })] }, add: { kind: 'tin cup', contents: [sub('water', { tags: ['reagent'] })] } },
+  { product: 'sodium acetate', base: { kind: 'glass jar', contents: [sub('sodium bicarbonate', { tags: ['reagent'] })] }, add: { kind: 'tin cup', contents: [sub('acetic acid', { tags: ['reagent'] })] } },
+];
+const CHEMISTRY_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'workshop', 'art studio', 'greenhouse', 'hallway', 'bedroom', 'living room'];
+
+const chemistryMix: Builder = (v, contents) => {
+  const [pi, ri] = decode(v, [CHEMISTRY.length, CHEMISTRY_ROOMS.length]);
+  const c = CHEMISTRY[pi!]!;
+  const room = CHEMISTRY_ROOMS[ri!]!;
+  const inputs = [c.base.contents![0]!.material!, c.add.contents![0]!.material!].sort();
+  contents[room].push({ kind: 'recipe', tags: ['recipe'], text: TEXT.recipe(c.product, inputs) }, { ...c.base, tags: ['mixer'] }, c.add);
+  return {
+    description: `Your task is to use chemistry to create the substance '${c.product}'. A recipe and some of the ingredients might be found near the ${room}. When you are done, focus on the ${c.product}.`,
+    goals: {
+      ordered: [
+        { type: 'exists', match: { name: c.product } },
+        { type: 'focus', match: { name: c.product }, failIfWrong: true },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'recipe' } }, { type: 'held', match: { tag: 'recipe' } }],
+    },
+    plan: { kind: 'chemistry', product: c.product, room },
+  };
+};
+
 // ---- biology --------------------------------------------------------------------------------
 
 const SEEDS = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach'];
@@ -442,7 +503,9 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'lifespan-longest-lived': lifespanBuilder('longest'),
   'lifespan-shortest-lived': lifespanBuilder('shortest'),
   'lifespan-longest-lived-then-shortest-lived': lifespanBuilder('both'),
+  'chemistry-mix': chemistryMix,
   'chemistry-mix-paint-secondary-color': paintSecondary,
+  'chemistry-mix-paint-tertiary-color': paintTertiary,
   'grow-plant': growPlant,
 };
 

@@ -73,6 +73,8 @@ export const RECIPES: ReadonlyArray<{ inputs: readonly string[]; product: { name
   { inputs: ['orange paint', 'yellow paint'], product: { name: 'yellow-orange paint', material: 'paint' } },
   { inputs: ['sodium chloride', 'water'], product: { name: 'salt water', material: 'water' } },
   { inputs: ['soap', 'water'], product: { name: 'soapy water', material: 'water' } },
+  { inputs: ['sugar', 'water'], product: { name: 'sugar water', material: 'water' } },
+  { inputs: ['acetic acid', 'sodium bicarbonate'], product: { name: 'sodium acetate', material: 'sodium acetate' } },
 ];
 
 /** Plant life cycle: ticks spent in each stage before the next (seed → seedling → adult → reproducing). */

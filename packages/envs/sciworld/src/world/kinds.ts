@@ -87,6 +87,7 @@ export const KINDS = {
   lighter: { category: 'item', movable: true, material: 'plastic' },
   stopwatch: { category: 'item', movable: true, material: 'plastic' },
   picture: { category: 'item', movable: true, material: 'paper' },
+  recipe: { category: 'item', movable: true, material: 'paper' },
   painting: { category: 'item', movable: true, material: 'paper' },
   shovel: { category: 'item', movable: true, material: 'steel' },
   axe: { category: 'item', movable: true, material: 'steel' },

@@ -27,6 +27,8 @@ export interface Spawn {
   tags?: string[];
   species?: string;
   stage?: number;
+  /** What `read` shows (recipes, books). */
+  text?: string;
 }
 
 export const sub = (material: string, extra: Partial<Spawn> = {}): Spawn => ({ kind: 'substance', material, ...extra });
