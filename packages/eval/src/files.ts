@@ -57,7 +57,7 @@ export function joinReferences(preds: readonly PyDict[], refs: readonly PyDict[]
   }
   if (preds.length !== refs.length) throw new EvalError('bad_row', `without an "index" on every row, files are joined by line: ${preds.length} predictions vs ${refs.length} references`, refPath);
   // Positions become the index, so the default dedupe-by-index keeps every row.
-  return preds.map((p, i) => new Map<string, PyJson>([['index', p.get('index') ?? BigInt(i)], ...[...p].filter(([k]) => k !== 'index'), ['reference', referenceOf(refs[i]!, `${refPath}:${i + 1}`)]]));
+  return preds.map((p, i) => new Map<string, PyJson>([['index', p.get('index') ?? i], ...[...p].filter(([k]) => k !== 'index'), ['reference', referenceOf(refs[i]!, `${refPath}:${i + 1}`)]]));
 }
 
 export async function scoreFiles(o: ScoreFilesOptions): Promise<ScoreFilesResult> {
