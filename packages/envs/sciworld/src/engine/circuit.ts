@@ -21,7 +21,7 @@ export function solveCircuit(w: World): void {
   const loads = components.filter((o) => w.kind(o).electrical?.role === 'load');
   const wired = components.some((c) => terminalsOf(w, c).some((t) => t.links.length > 0));
   if (!wired) {
-    for (const l of loads) l.isOn = false;
+    for (const l of loads) (l.isOn = false), (l.poweredBy = -1);
     return;
   }
   const sources = components.filter((o) => w.kind(o).electrical?.role === 'source');
@@ -46,10 +46,12 @@ export function solveCircuit(w: World): void {
   };
   for (const load of loads) {
     const [t1, t2] = terminalsOf(w, load);
-    load.isOn = sources.some((src) => {
+    const source = sources.find((src) => {
       const [anode, cathode] = terminalsOf(w, src);
       if (!t1 || !t2 || !anode || !cathode) return false;
       return (reach(anode, t1, load) && reach(t2, cathode, load)) || (reach(anode, t2, load) && reach(t1, cathode, load));
     });
+    load.isOn = source !== undefined;
+    load.poweredBy = source ? source.id : -1;
   }
 }

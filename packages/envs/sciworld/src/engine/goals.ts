@@ -16,6 +16,8 @@ export interface Match {
   living?: boolean;
   /** Any movable non-living object (items, containers, electrical parts), not substances. */
   nonLiving?: boolean;
+  /** Power sources whose energy is (not) renewable. */
+  renewable?: boolean;
   /** Only the object the agent currently focuses on. */
   focused?: boolean;
 }
@@ -30,7 +32,7 @@ export type Subgoal =
   | { type: 'sameRoom'; match: Match }
   | { type: 'held'; match: Match }
   | { type: 'activated'; match: Match }
-  | { type: 'powered'; match: Match }
+  | { type: 'powered'; match: Match; by?: Match }
   | { type: 'used'; tool: Match; target: Match }
   | { type: 'exists'; match: Match }
   | { type: 'temperatureChanged'; match: Match; by: number };
@@ -57,6 +59,7 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   if (m.living && w.kind(o).category !== 'living') return false;
   if (m.nonLiving && !(NON_LIVING.has(w.kind(o).category) && w.kind(o).movable)) return false;
   if (m.focused && o !== focus) return false;
+  if (m.renewable !== undefined && w.kind(o).electrical?.renewable !== m.renewable) return false;
   return true;
 }
 
@@ -166,7 +169,7 @@ export class GoalTracker {
       case 'activated':
         return this.any(w, g.match).some((o) => o.isOn) ? 'done' : 'pending';
       case 'powered':
-        return this.any(w, g.match).some((o) => o.isOn) ? 'done' : 'pending';
+        return this.any(w, g.match).some((o) => o.isOn && (!g.by || (o.poweredBy !== NONE && matches(w, w.get(o.poweredBy), g.by, this.focus)))) ? 'done' : 'pending';
       case 'used':
         return this.uses.some((u) => matches(w, w.get(u.tool), g.tool) && matches(w, w.get(u.target), g.target)) ? 'done' : 'pending';
       case 'exists':

@@ -150,3 +150,27 @@ describe('objects, reset task and free actions', () => {
     expect(game.w.objs.find((o) => o.kind === 'thermometer')!.temperature).toBe(t);
   });
 });
+
+describe('renewable vs nonrenewable power', () => {
+  it('a load powered by the wrong kind of source lights but does not complete the task', () => {
+    const { game, build } = loadTask('power-component-renewable-vs-nonrenewable-energy', 0, 'easy');
+    expect(build.description).toContain('using a renewable power source');
+    const w = game.w;
+    const part = w.objs.find((o) => o.tags.includes('target'))!;
+    const wrong = w.objs.find((o) => o.kind === 'gas generator')!;
+    const wires = w.objs.filter((o) => o.kind === 'wire');
+    const term = (o: typeof part, i: number) => w.terminalLabel(w.get(o.contents.filter((c) => w.get(c).terminal)[i]!));
+    game.step('teleport to workshop');
+    game.step(`focus on ${w.name(part)}`);
+    for (const cmd of [
+      `connect ${term(wrong, 0)} to ${term(wires[0]!, 0)}`,
+      `connect ${term(wires[0]!, 1)} to ${term(part, 0)}`,
+      `connect ${term(part, 1)} to ${term(wires[1]!, 0)}`,
+      `connect ${term(wires[1]!, 1)} to ${term(wrong, 1)}`,
+    ])
+      expect(game.step(cmd).observation).toMatch(/is now connected to/);
+    expect(part.isOn).toBe(true);
+    expect(game.score()).toBeLessThan(100);
+    expect(game.done).toBe(false);
+  });
+});

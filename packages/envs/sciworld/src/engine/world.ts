@@ -29,6 +29,8 @@ export interface Obj {
   links: number[];
   /** Terminal label ("anode", "terminal 1"). */
   terminal?: string;
+  /** Loads: the source currently powering it (−1 when off). */
+  poweredBy: number;
   /** Readable text (recipes). */
   text?: string;
   /** Doors: the two room ids. */
@@ -68,6 +70,7 @@ export class World {
       stage: spawn.stage ?? 0,
       stageTicks: 0,
       links: [],
+      poweredBy: NONE,
       removed: false,
     };
     if (spawn.name !== undefined) o.fixedName = spawn.name;

@@ -150,8 +150,8 @@ function terminal(d: Driver, o: Obj, i: number): Obj {
   return terms[i]!;
 }
 
-function wireUp(d: Driver, chain: Obj[]): void {
-  const battery = d.need((o) => o.kind === 'battery', 'a battery');
+function wireUp(d: Driver, chain: Obj[], sourceKind = 'battery'): void {
+  const battery = d.need((o) => o.kind === sourceKind, `a ${sourceKind}`);
   const wires = d.w.objs.filter((o) => o.kind === 'wire' && !o.removed);
   if (wires.length < chain.length + 1) throw new ExpertError('expert: not enough wires');
   let from = terminal(d, battery, 0);
@@ -164,11 +164,11 @@ function wireUp(d: Driver, chain: Obj[]): void {
   });
 }
 
-function powerTask(d: Driver): void {
+function powerTask(d: Driver, plan: Extract<Plan, { kind: 'power' }>): void {
   const part = d.need((o) => o.tags.includes('target'), 'the component');
   d.reach(part);
   d.act('focus on {a}', part);
-  wireUp(d, [part]);
+  wireUp(d, [part], plan.source);
   d.waitUntil(() => part.isOn, 3);
 }
 
@@ -289,7 +289,7 @@ function runPlan(d: Driver, plan: Plan): void {
       meltingPointTask(d, plan);
       break;
     case 'power':
-      powerTask(d);
+      powerTask(d, plan);
       break;
     case 'conductivity':
       conductivityTask(d, plan);

@@ -10,7 +10,7 @@ export type Plan =
   | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
   | { kind: 'thermometer'; threshold: number; above: string; below: string; boxRoom: RoomName }
   | { kind: 'meltingPoint'; material: string; threshold: number; above: string; below: string; boxRoom: RoomName }
-  | { kind: 'power' }
+  | { kind: 'power'; source?: string }
   | { kind: 'conductivity'; conductive: string; nonconductive: string }
   | { kind: 'find'; what: FindWhat; box: string; boxRoom: RoomName }
   | { kind: 'lifespan'; order: string[] }
@@ -256,6 +256,41 @@ const powerComponent: Builder = (v, contents) => {
   };
 };
 
+const SOURCES = { renewable: ['solar panel', 'wind generator'], nonrenewable: ['gas generator', 'nuclear generator'] } as const;
+
+const powerRenewable: Builder = (v, contents) => {
+  const [pi, ki, si] = decode(v, [POWER_PARTS.length, 2, 2]);
+  const bench = contents.workshop.find((s) => s.tags?.includes('workbench'))!;
+  const parts = bench.contents!;
+  const kind = ki === 0 ? 'renewable' : 'nonrenewable';
+  const right = SOURCES[kind][si!]!;
+  const wrong = SOURCES[kind === 'renewable' ? 'nonrenewable' : 'renewable'][si!]!;
+  // The battery makes way for one renewable and one nonrenewable generator.
+  bench.contents = parts.filter((p) => p.kind !== 'battery');
+  contents.workshop.push({ kind: right as 'solar panel' }, { kind: wrong as 'solar panel' });
+  const part = POWER_PARTS[pi!]!;
+  let name: string;
+  if (part.startsWith('light bulb')) {
+    const chosen = bench.contents.filter((s) => s.kind === 'light bulb')[Number(part.slice(-1))]!;
+    chosen.tags = target;
+    name = chosen.name!;
+  } else {
+    bench.contents.push({ kind: part as 'electric motor', tags: target });
+    name = part;
+  }
+  return {
+    description: `Your task is to turn on the ${name} by powering it using a ${kind} power source. First, focus on the ${name}. Then, create an electrical circuit that powers it on. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'powered', match: { tag: 'target' }, by: { category: 'electrical', renewable: kind === 'renewable' } },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'target' } }, { type: 'powered', match: { tag: 'target' } }],
+    },
+    plan: { kind: 'power', source: right },
+  };
+};
+
 const CONDUCTORS: Array<[string, string]> = [
   ['metal fork', 'steel'], ['iron block', 'iron'], ['steel block', 'steel'], ['aluminum foil', 'aluminum'], ['copper coin', 'copper'],
   ['brass key', 'brass'], ['zinc strip', 'zinc'], ['tin plate', 'tin'], ['lead weight', 'lead'], ['metal spoon', 'steel'],
@@ -494,6 +529,7 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'measure-melting-point-known-substance': meltingPoint,
   'measure-melting-point-unknown-substance': meltingPointUnknown,
   'power-component': powerComponent,
+  'power-component-renewable-vs-nonrenewable-energy': powerRenewable,
   'test-conductivity': testConductivity,
   'test-conductivity-of-unknown-substances': testConductivityUnknown,
   'find-living-thing': findBuilder('living'),

@@ -7,6 +7,8 @@ export interface ElectricalRole {
   /** source: drives current anode→cathode; load: powered when current flows; wire/switch: conduct. */
   role: 'source' | 'load' | 'wire' | 'switch';
   polarized: boolean;
+  /** Sources: whether the energy is renewable (power-component-renewable-vs-nonrenewable-energy). */
+  renewable?: boolean;
 }
 
 export interface KindDef {
@@ -93,7 +95,11 @@ export const KINDS = {
   axe: { category: 'item', movable: true, material: 'steel' },
   food: { category: 'item', movable: true, edible: true, material: 'plant matter' },
   // electrical components
-  battery: { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true } },
+  battery: { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: false } },
+  'solar panel': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: true }, material: 'glass' },
+  'wind generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: true }, material: 'steel' },
+  'gas generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: false }, material: 'steel' },
+  'nuclear generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: false }, material: 'steel' },
   'light bulb': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'glass' },
   'electric motor': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'steel' },
   'electric buzzer': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'plastic' },
