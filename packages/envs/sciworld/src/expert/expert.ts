@@ -215,6 +215,14 @@ function chemistryTask(d: Driver, plan: Extract<Plan, { kind: 'chemistry' }>): v
   d.act('focus on {a}', d.need((o) => w.name(o) === plan.product, plan.product));
 }
 
+function stagesTask(d: Driver, plan: Extract<Plan, { kind: 'stages' }>): void {
+  for (const tag of plan.tags) {
+    const thing = d.need((o) => o.tags.includes(tag), tag);
+    d.reach(thing);
+    d.act('focus on {a}', thing);
+  }
+}
+
 function lifespanTask(d: Driver, plan: Extract<Plan, { kind: 'lifespan' }>): void {
   for (const species of plan.order) {
     const animal = d.need((o) => o.kind === 'animal' && o.species === species && o.tags.length > 0, species);
@@ -299,6 +307,9 @@ function runPlan(d: Driver, plan: Plan): void {
       break;
     case 'chemistry':
       chemistryTask(d, plan);
+      break;
+    case 'stages':
+      stagesTask(d, plan);
       break;
     case 'lifespan':
       lifespanTask(d, plan);

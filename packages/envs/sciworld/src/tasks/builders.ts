@@ -16,7 +16,8 @@ export type Plan =
   | { kind: 'lifespan'; order: string[] }
   | { kind: 'paint'; inputs: [string, string]; product: string; then?: { input: string; product: string } }
   | { kind: 'grow'; species: string; seedRoom: RoomName }
-  | { kind: 'chemistry'; product: string; room: RoomName };
+  | { kind: 'chemistry'; product: string; room: RoomName }
+  | { kind: 'stages'; tags: string[] };
 
 export type FindWhat = 'living' | 'nonliving' | 'plant' | 'animal';
 
@@ -520,6 +521,28 @@ const growPlant: Builder = (v, contents) => {
   };
 };
 
+/**
+ * identify-life-stages-2: one plant per life stage, in shuffled pots; focus on them in order. The pots
+ * hold no soil, so the plants keep their stage while the agent looks (growth needs soil and water).
+ */
+const lifeStagesPlant: Builder = (v, contents, rng) => {
+  const species = TREES[v % TREES.length]!;
+  const stages = [0, 1, 2, 3];
+  const pots = rng.shuffle(stages).map(
+    (stage, i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i + 1}`, contents: [{ kind: 'plant', species, stage, tags: [`stage-${stage}`] }] }),
+  );
+  contents.greenhouse.push(...pots);
+  const tags = stages.map((s) => `stage-${s}`);
+  return {
+    description: `Your task is to focus on the life stages of the ${species} plant, starting from earliest to latest. The plants are located in the greenhouse.`,
+    goals: {
+      ordered: tags.map((tag) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true })),
+      optional: [{ type: 'sameRoom', match: { kind: 'plant' } }],
+    },
+    plan: { kind: 'stages', tags },
+  };
+};
+
 export const BUILDERS: Readonly<Record<string, Builder>> = {
   boil: stateBuilder('boil'),
   melt: stateBuilder('melt'),
@@ -543,6 +566,7 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'chemistry-mix-paint-secondary-color': paintSecondary,
   'chemistry-mix-paint-tertiary-color': paintTertiary,
   'grow-plant': growPlant,
+  'identify-life-stages-2': lifeStagesPlant,
 };
 
 // Re-exported for the expert, which reasons with the same physics facts.
