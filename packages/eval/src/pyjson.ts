@@ -11,17 +11,7 @@ export type PyDict = Map<string, PyJson>;
 
 /** Python `json.loads(text)` with objects as Maps; throws the dataset package's DatasetError. */
 export function pyJsonLoads(text: string): PyJson {
-  const v = pyJsonParse(text, { objects: 'map' });
-  // The dataset parser returns the int literal `-0` as JS -0, which dumps as the float "-0.0";
-  // Python's int -0 is 0. Float -0.0 comes back as a PyFloat, so a plain -0 is always that int.
-  return text.includes('-0') ? fixNegativeZero(v) : v;
-}
-
-function fixNegativeZero(v: PyJson): PyJson {
-  if (typeof v === 'number') return Object.is(v, -0) ? 0 : v;
-  if (Array.isArray(v)) return v.map((x: PyJson) => fixNegativeZero(x));
-  if (v instanceof Map) return new Map([...(v as PyDict)].map(([k, x]) => [k, fixNegativeZero(x)]));
-  return v;
+  return pyJsonParse(text, { objects: 'map' });
 }
 
 // Most texts are prose: reject them on their first character without the cost of a throw.

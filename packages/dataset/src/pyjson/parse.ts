@@ -77,7 +77,8 @@ class Parser {
     if (!m) this.fail('Expecting value');
     this.pos += m[0].length;
     if (m[1] === undefined && m[2] === undefined) {
-      const n = Number(m[0]);
+      // `+ 0` turns the int literal -0 into 0: Python ints have no negative zero.
+      const n = Number(m[0]) + 0;
       return Number.isSafeInteger(n) ? n : BigInt(m[0]);
     }
     const f = Number(m[0]);

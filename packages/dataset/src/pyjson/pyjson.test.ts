@@ -85,3 +85,9 @@ describe('errors', () => {
     expect(pyJsonDumps(v as never)).toBe('{"__proto__": {"x": 1}}');
   });
 });
+
+describe('negative zero', () => {
+  it('the int literal -0 is 0 (Python ints have no sign of zero); the float -0.0 keeps it', () => {
+    expect(pyJsonDumps(pyJsonParse('[-0, -0.0, 0]'))).toBe('[0, -0.0, 0]');
+  });
+});
