@@ -41,7 +41,9 @@ const [single, singleSec] = timeIt(() => playEpisodes({ split: 'train', indices 
 console.log(`expert episodes, 1 thread: ${Math.round(N / singleSec)} episodes/s (${Math.round(single.steps / singleSec)} steps/s, wins ${single.wins}/${N})`);
 
 const threads = Math.max(1, Math.min(availableParallelism(), 2));
-const pool = new Piscina({ filename: new URL('./worker.mjs', import.meta.url).href, minThreads: threads, maxThreads: threads });
+// Workers resolve @diffworld/* to their sources through the export condition, as the CLI does.
+const execArgv = [...process.execArgv.filter((a) => a !== '--conditions=@diffworld/source'), '--conditions=@diffworld/source'];
+const pool = new Piscina({ filename: new URL('./worker.mjs', import.meta.url).href, minThreads: threads, maxThreads: threads, execArgv });
 const chunk = 128;
 const batches = [];
 for (let i = 0; i < N; i += chunk) batches.push({ split: 'train', indices: indices.slice(i, i + chunk) });

@@ -1,10 +1,9 @@
-// Piscina worker entry: loads the TypeScript sources through tsx, with @diffworld/* resolved via
-// the "@diffworld/source" condition (as apps/cli/bin does), then plays the episodes it is sent.
-import { register } from 'node:module';
-import { register as registerTsx } from 'tsx/esm/api';
+// Piscina worker entry: worker threads start without the parent's TypeScript loader, so register
+// tsx here (@diffworld/* resolve through the --conditions flag the pool passes), then play the
+// episodes it is sent.
+import { register } from 'tsx/esm/api';
 
-register('./source-conditions.mjs', import.meta.url);
-registerTsx();
+register();
 const { playEpisodes } = await import('./episodes.ts');
 
 export default function run(batch) {

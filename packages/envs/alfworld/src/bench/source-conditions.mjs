@@ -1,5 +1,0 @@
-// Resolve @diffworld/* packages through their "@diffworld/source" export condition.
-export async function resolve(specifier, context, nextResolve) {
-  const conditions = context.conditions.includes('@diffworld/source') ? context.conditions : ['@diffworld/source', ...context.conditions];
-  return nextResolve(specifier, { ...context, conditions });
-}
