@@ -12,7 +12,10 @@ const PLOT_W = W - M.left - M.right;
 const PLOT_H = H - M.top - M.bottom;
 export const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 
-const fmt = (x: number) => (Math.abs(x) >= 1000 || (x !== 0 && Math.abs(x) < 0.01) ? x.toExponential(1) : Number(x.toFixed(2)).toString());
+// Whole numbers (counts, steps) print in full with thousands separators; only tiny or huge
+// fractional values switch to exponent notation.
+const fmt = (x: number) =>
+  Number.isInteger(x) && Math.abs(x) < 1e9 ? x.toLocaleString('en-US') : Math.abs(x) >= 1e6 || (x !== 0 && Math.abs(x) < 0.01) ? x.toExponential(1) : Number(x.toFixed(2)).toString();
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 /** "Nice" tick values covering [lo, hi]. */
