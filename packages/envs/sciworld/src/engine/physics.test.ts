@@ -70,4 +70,16 @@ describe('physics', () => {
     run(w, 1);
     expect(byName(w, 'red light bulb')!.isOn).toBe(true);
   });
+  it('bees cross-pollinate two flowering plants of a kind into fruit', () => {
+    const pot = (): Spawn => ({ kind: 'flower pot', contents: [{ kind: 'plant', species: 'pear', stage: 3 }] });
+    const lonely = world([pot(), { kind: 'animal', species: 'bee', stage: 2 }]);
+    run(lonely, 10);
+    expect(lonely.objs.some((o) => o.tags.includes('fruit'))).toBe(false);
+    const noBees = world([pot(), pot()]);
+    run(noBees, 10);
+    expect(noBees.objs.some((o) => o.tags.includes('fruit'))).toBe(false);
+    const orchard = world([pot(), pot(), { kind: 'animal', species: 'bee', stage: 2 }]);
+    run(orchard, 10);
+    expect(orchard.objs.filter((o) => o.tags.includes('fruit')).map((o) => orchard.name(o))).toEqual(['pear', 'pear']);
+  });
 });

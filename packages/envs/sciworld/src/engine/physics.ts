@@ -1,7 +1,7 @@
 // One world tick: heat transfer along containment, state changes and combustion, water sources,
 // plant growth, and the electrical circuit. Behaviour comes from kind/material data only.
 import { AMBIENT_C, HEAT_TRANSFER_RATE, material, stateAt } from '../world/materials.js';
-import { STAGE_TICKS } from '../world/grammar.js';
+import { POLLINATION_TICKS, STAGE_TICKS } from '../world/grammar.js';
 import { World, NONE, type Obj } from './world.js';
 import { solveCircuit } from './circuit.js';
 
@@ -45,6 +45,7 @@ export function tick(w: World, opts: PhysicsOptions): void {
   }
   fillFromWaterSources(w);
   growPlants(w, opts);
+  pollinate(w);
   solveCircuit(w);
 }
 
@@ -76,6 +77,25 @@ function growPlants(w: World, opts: PhysicsOptions): void {
       // Each stage drinks the pot's water; without self-watering pots the agent must water again.
       const water = pot.contents.find((c) => w.get(c).material === 'water');
       if (water !== undefined && !opts.selfWateringFlowerPots) w.remove(water);
+    }
+  }
+}
+
+/**
+ * Cross-pollination: a reproducing plant sets one fruit (named after its species, in its pot) after
+ * POLLINATION_TICKS ticks in a room with a bee and another reproducing plant of its species.
+ */
+function pollinate(w: World): void {
+  const flowering = w.objs.filter((o) => !o.removed && o.kind === 'plant' && o.stage === 3 && o.parent !== NONE && !o.tags.includes('fruited'));
+  if (flowering.length < 2) return;
+  const beeRooms = new Set(w.objs.filter((o) => !o.removed && o.kind === 'animal' && o.species === 'bee' && o.parent !== NONE).map((b) => w.roomOf(b.id)));
+  for (const p of flowering) {
+    const room = w.roomOf(p.id);
+    if (!beeRooms.has(room) || !flowering.some((q) => q !== p && q.species === p.species && w.roomOf(q.id) === room)) continue;
+    p.stageTicks++;
+    if (p.stageTicks >= POLLINATION_TICKS) {
+      p.tags.push('fruited');
+      w.create({ kind: 'food', name: p.species!, tags: ['fruit'] }, p.parent);
     }
   }
 }

@@ -255,14 +255,18 @@ function growTask(d: Driver, plan: Extract<Plan, { kind: 'grow' }>): void {
   const w = d.w;
   const jar = d.need((o) => o.kind === 'seed jar', 'the seed jar');
   d.reach(jar);
-  const seed = w.get(jar.contents.find((c) => w.get(c).species === plan.species)!);
-  d.act('focus on {a}', seed);
+  const seeds = jar.contents.map((c) => w.get(c)).filter((o) => o.species === plan.species);
+  if (!plan.fruit) d.act('focus on {a}', seeds[0]!);
   d.act('pick up {a}', jar);
   d.goTo(w.room('greenhouse'));
-  const pot = d.need((o) => o.kind === 'flower pot' && w.name(o) === 'flower pot 1', 'flower pot 1');
-  d.act('move {a} to {b}', seed, pot);
-  const hasWater = () => pot.contents.some((c) => w.get(c).material === 'water');
-  const water = () => {
+  // One seed for grow-plant; every seed (one per pot) for grow-fruit, which needs cross-pollination.
+  const planted = (plan.fruit ? seeds : seeds.slice(0, 1)).map((seed, i) => {
+    const pot = d.need((o) => o.kind === 'flower pot' && w.name(o) === `flower pot ${i + 1}`, `flower pot ${i + 1}`);
+    d.act('move {a} to {b}', seed, pot);
+    return pot;
+  });
+  const dry = () => planted.find((pot) => !pot.contents.some((c) => w.get(c).material === 'water'));
+  const water = (pot: Obj) => {
     const jug = d.need((o) => o.kind === 'jug' && w.roomOf(o.id) === w.room('greenhouse'), 'the greenhouse jug');
     const sink = d.need((o) => o.kind === 'sink' && w.roomOf(o.id) === w.room('greenhouse'), 'the greenhouse sink');
     if (jug.parent !== sink.id) d.act('move {a} to {b}', jug, sink);
@@ -270,7 +274,18 @@ function growTask(d: Driver, plan: Extract<Plan, { kind: 'grow' }>): void {
     d.act('deactivate {a}', sink);
     d.act('pour {a} into {b}', jug, pot);
   };
-  d.waitUntil(() => seed.stage >= 3, 60, () => (hasWater() || d.game.opts.simplifications.selfWateringFlowerPots ? d.send('wait1') : water()));
+  const tend = () => {
+    const pot = d.game.opts.simplifications.selfWateringFlowerPots ? undefined : dry();
+    if (pot) water(pot);
+    else d.send('wait1');
+  };
+  if (!plan.fruit) {
+    d.waitUntil(() => seeds[0]!.stage >= 3, 60, tend);
+    return;
+  }
+  const fruit = () => d.find((o) => o.tags.includes('fruit') && w.name(o) === plan.species);
+  d.waitUntil(() => fruit() !== undefined, 80, tend);
+  d.act('focus on {a}', fruit()!);
 }
 
 /** Plays the expert on a fresh game of (task, variation) and returns its actions. */

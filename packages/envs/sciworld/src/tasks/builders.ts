@@ -15,7 +15,7 @@ export type Plan =
   | { kind: 'find'; what: FindWhat; box: string; boxRoom: RoomName }
   | { kind: 'lifespan'; order: string[] }
   | { kind: 'paint'; inputs: [string, string]; product: string; then?: { input: string; product: string } }
-  | { kind: 'grow'; species: string; seedRoom: RoomName }
+  | { kind: 'grow'; species: string; seedRoom: RoomName; fruit?: boolean }
   | { kind: 'chemistry'; product: string; room: RoomName }
   | { kind: 'stages'; tags: string[] };
 
@@ -492,7 +492,29 @@ const chemistryMix: Builder = (v, contents) => {
   };
 };
 
-// ---- biology --------------------------------------------------------------------------------
+// ---- biology -----------------------------------------------------------------------------
+
+const growFruit: Builder = (v, contents) => {
+  const [si, ri, ni] = decode(v, [SEEDS.length, SEED_ROOMS.length, 2]);
+  const species = SEEDS[si!]!;
+  const room = SEED_ROOMS[ri!]!;
+  const seeds = Array.from({ length: 2 + ni! }, (): Spawn => ({ kind: 'plant', species, stage: 0 }));
+  contents[room].push({ kind: 'seed jar', contents: seeds });
+  contents.greenhouse.push(...[1, 2, 3].map((i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i}`, contents: [sub('soil')] })));
+  const plant = { kind: 'plant', species };
+  return {
+    description: `Your task is to grow a ${species}. This will require growing several plants, and them being crosspollinated to produce fruit.  Seeds can be found in the ${room}. To complete the task, focus on the grown ${species}.`,
+    goals: {
+      ordered: [
+        { type: 'inside', match: plant, container: { kind: 'flower pot' } },
+        { type: 'exists', match: { tag: 'fruit', name: species } },
+        { type: 'focus', match: { tag: 'fruit', name: species }, failIfWrong: true },
+      ],
+      optional: [{ type: 'sameRoom', match: { kind: 'flower pot' } }, { type: 'held', match: plant }],
+    },
+    plan: { kind: 'grow', species, seedRoom: room, fruit: true },
+  };
+};
 
 const SEEDS = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach'];
 const SEED_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'workshop', 'art studio', 'hallway', 'bedroom', 'living room', 'outside', 'foundry'];
@@ -566,6 +588,7 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'chemistry-mix-paint-secondary-color': paintSecondary,
   'chemistry-mix-paint-tertiary-color': paintTertiary,
   'grow-plant': growPlant,
+  'grow-fruit': growFruit,
   'identify-life-stages-2': lifeStagesPlant,
 };
 

@@ -38,7 +38,7 @@ describe('catalog and splits', () => {
   it('names bad tasks and variations', () => {
     expect(() => taskInfo('nope')).toThrow(/unknown task 'nope'/);
     expect(() => loadTask('boil', 30)).toThrow(/variations 0..29/);
-    expect(() => loadTask('grow-fruit', 0)).toThrow(/not implemented yet/);
+    expect(() => loadTask('inclined-plane-determine-angle', 0)).toThrow(/not implemented yet/);
   });
   it.each([
     ['boil', 0, 'Your task is to boil water. For compounds without a boiling point, combusting the substance is also acceptable. First, focus on the substance. Then, take actions that will cause it to change its state of matter.'],

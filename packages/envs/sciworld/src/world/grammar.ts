@@ -79,3 +79,6 @@ export const RECIPES: ReadonlyArray<{ inputs: readonly string[]; product: { name
 
 /** Plant life cycle: ticks spent in each stage before the next (seed → seedling → adult → reproducing). */
 export const STAGE_TICKS = [4, 4, 4] as const;
+
+/** Ticks that flowering plants need bees (and a second flowering plant of their kind) to set fruit. */
+export const POLLINATION_TICKS = 3;
