@@ -543,6 +543,36 @@ const growPlant: Builder = (v, contents) => {
   };
 };
 
+/** Animal life cycles, earliest stage first (general biology; ScienceWorld's own table is not in the reference). */
+export const ANIMAL_STAGES: Readonly<Record<string, readonly string[]>> = {
+  frog: ['egg', 'tadpole', 'froglet', 'adult'],
+  butterfly: ['egg', 'caterpillar', 'pupa', 'adult'],
+  moth: ['egg', 'caterpillar', 'pupa', 'adult'],
+  dragonfly: ['egg', 'nymph', 'adult'],
+  turtle: ['egg', 'hatchling', 'juvenile', 'adult'],
+  toad: ['egg', 'tadpole', 'toadlet', 'adult'],
+  parrot: ['egg', 'hatchling', 'fledgling', 'adult'],
+};
+
+/** identify-life-stages-1: one animal per life stage (named "<animal> <stage>"); focus on them in order. */
+const lifeStagesAnimal: Builder = (v, contents, rng) => {
+  const species = Object.keys(ANIMAL_STAGES);
+  const [si, ri] = decode(v, [species.length, 2]);
+  const animal = species[si!]!;
+  const stages = ANIMAL_STAGES[animal]!;
+  const room: RoomName = ri === 0 ? 'outside' : 'greenhouse';
+  const tags = stages.map((_, i) => `stage-${i}`);
+  for (const i of rng.shuffle(stages.map((_, k) => k))) contents[room].push({ kind: 'animal', species: animal, name: `${animal} ${stages[i]}`, stage: 2, tags: [tags[i]!] });
+  return {
+    description: `Your task is to focus on the ${stages.length} life stages of the ${animal}, starting from earliest to latest.`,
+    goals: {
+      ordered: tags.map((tag) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true })),
+      optional: [{ type: 'sameRoom', match: { species: animal } }],
+    },
+    plan: { kind: 'stages', tags },
+  };
+};
+
 /**
  * identify-life-stages-2: one plant per life stage, in shuffled pots; focus on them in order. The pots
  * hold no soil, so the plants keep their stage while the agent looks (growth needs soil and water).
@@ -589,6 +619,7 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'chemistry-mix-paint-tertiary-color': paintTertiary,
   'grow-plant': growPlant,
   'grow-fruit': growFruit,
+  'identify-life-stages-1': lifeStagesAnimal,
   'identify-life-stages-2': lifeStagesPlant,
 };
 
