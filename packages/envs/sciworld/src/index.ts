@@ -16,4 +16,4 @@ export { SimulatedSciworldEnv, cleanWorldModelOutput, shouldStop, type Simulated
 export { corpusRows, episodeRows, worldModelUserTurn, type CorpusRow, type CorpusOptions } from './harness/corpus.js';
 export { startSciworldServer, parseTaskId, type SciworldServerOptions } from './server.js';
 export { expertEpisode, playActions } from './episodes.js';
-export { writeCorpus } from './harness/corpus.js';
+export { writeCorpus, sciworldCorpusRows } from './harness/corpus.js';

@@ -3,7 +3,7 @@
 // {messages: [system = grounded WM prompt, user = "State: <json.dumps(history)>\n\nAction: <json.dumps([{role, content}])>",
 //  assistant = the engine's next observation]}; json.dumps is Python-exact (@diffworld/dataset).
 import { Rng, type ChatMessage, type TaskRef } from '@diffworld/env-core';
-import { createJsonlWriter, pyJsonDumps, type PyJsonValue } from '@diffworld/dataset';
+import { createJsonlWriter, pyJsonDumps, type ChatRow, type PyJsonValue } from '@diffworld/dataset';
 import { loadTask } from '../tasks/setup.js';
 import { expertActions } from '../expert/expert.js';
 import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './prompt.js';
@@ -92,4 +92,18 @@ export async function writeCorpus(path: string, tasks: TaskRef[], opts: CorpusOp
     throw e;
   }
   return writer.rows;
+}
+
+/**
+ * Rows for `diffworld env corpus sciworld`: `episodes` episodes cycling through the split's tasks;
+ * the first pass plays the expert, later passes perturbed copies (seeded by `seed`, task and pass).
+ */
+export function* sciworldCorpusRows(req: { tasks: TaskRef[]; episodes: number; seed: number }): Generator<ChatRow> {
+  if (req.tasks.length === 0) return;
+  for (let i = 0; i < req.episodes; i++) {
+    const task = req.tasks[i % req.tasks.length]!;
+    const pass = Math.floor(i / req.tasks.length);
+    const rows = episodeRows(task, worldModelPrompt(task), pass === 0 ? undefined : new Rng(req.seed).fork(`${task.id}:${pass}`));
+    for (const row of rows) yield { messages: row.messages, dataset: 'sciworld', meta: { task_id: row.task_id, episode: row.episode } };
+  }
 }

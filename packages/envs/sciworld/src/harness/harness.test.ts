@@ -4,7 +4,7 @@ import { parseSciworldAction } from './parse.js';
 import { sciworldLocalResponder, trackInventory } from './responder.js';
 import { repetitionCount, sciworldReward, shapeReward } from './reward.js';
 import { actionWorldModelPrompt, currentRoom, taskSnapshot, worldModelPrompt } from './wm-prompt.js';
-import { corpusRows, worldModelUserTurn } from './corpus.js';
+import { corpusRows, sciworldCorpusRows, worldModelUserTurn } from './corpus.js';
 import { SimulatedSciworldEnv, cleanWorldModelOutput, shouldStop } from './simulated.js';
 import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './prompt.js';
 import { expertActions } from '../expert/expert.js';
@@ -111,6 +111,17 @@ describe('corpus rows', () => {
     const { game } = loadTask('find-plant', 3);
     const first = expertActions('find-plant', 3).actions[0]!;
     expect(expert[0]!.messages[2].content).toBe(game.step(first).observation);
+  });
+});
+
+describe('sciworldCorpusRows', () => {
+  it('cycles tasks: expert episodes first, then perturbed copies, as chat rows', () => {
+    const tasks = sciworldSuite.tasks('dev').filter((t) => t.taskType === 'find-animal').slice(0, 2);
+    const rows = [...sciworldCorpusRows({ tasks, episodes: 4, seed: 5 })];
+    const kinds = rows.map((r) => `${String(r.meta!.task_id)}:${String(r.meta!.episode)}`);
+    expect(new Set(kinds)).toEqual(new Set([`${tasks[0]!.id}:expert`, `${tasks[1]!.id}:expert`, `${tasks[0]!.id}:perturbed`, `${tasks[1]!.id}:perturbed`]));
+    expect(rows.every((r) => r.dataset === 'sciworld' && r.messages.length === 3)).toBe(true);
+    expect([...sciworldCorpusRows({ tasks, episodes: 4, seed: 5 })]).toEqual(rows);
   });
 });
 
