@@ -35,7 +35,9 @@ export type Subgoal =
   | { type: 'powered'; match: Match; by?: Match }
   | { type: 'used'; tool: Match; target: Match }
   | { type: 'exists'; match: Match }
-  | { type: 'temperatureChanged'; match: Match; by: number };
+  | { type: 'temperatureChanged'; match: Match; by: number }
+  /** An incline has had an object slide on it for a while (or to the bottom). */
+  | { type: 'tested'; match: Match };
 
 export interface GoalSpec {
   ordered: Subgoal[];
@@ -64,6 +66,8 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
 }
 
 const NON_LIVING = new Set(['item', 'container', 'electrical']);
+/** Ticks an object must spend on an incline for the incline to count as tested. */
+const TESTED_TICKS = 3;
 
 export class GoalTracker {
   idx = 0;
@@ -174,6 +178,8 @@ export class GoalTracker {
         return this.uses.some((u) => matches(w, w.get(u.tool), g.tool) && matches(w, w.get(u.target), g.target)) ? 'done' : 'pending';
       case 'exists':
         return this.any(w, g.match).some((o) => o.parent !== NONE) ? 'done' : 'pending';
+      case 'tested':
+        return this.any(w, g.match).some((p) => p.contents.some((c) => w.get(c).counter >= TESTED_TICKS)) ? 'done' : 'pending';
       case 'temperatureChanged':
         return this.any(w, g.match).some((o) => Math.abs(o.temperature - (this.startTemps.get(o.id) ?? o.temperature)) >= g.by) ? 'done' : 'pending';
     }

@@ -2,7 +2,7 @@
 // plant growth, and the electrical circuit. Behaviour comes from kind/material data only.
 import { AMBIENT_C, HEAT_TRANSFER_RATE, material, stateAt } from '../world/materials.js';
 import { POLLINATION_TICKS, STAGE_TICKS } from '../world/grammar.js';
-import { World, NONE, type Obj } from './world.js';
+import { World, NONE, INCLINE_LENGTH_M, type Obj } from './world.js';
 import { solveCircuit } from './circuit.js';
 
 export interface PhysicsOptions {
@@ -46,6 +46,7 @@ export function tick(w: World, opts: PhysicsOptions): void {
   fillFromWaterSources(w);
   growPlants(w, opts);
   pollinate(w);
+  slideAndTime(w);
   solveCircuit(w);
 }
 
@@ -97,5 +98,20 @@ function pollinate(w: World): void {
       p.tags.push('fruited');
       w.create({ kind: 'food', name: p.species!, tags: ['fruit'] }, p.parent);
     }
+  }
+}
+
+/** Stopwatches count ticks while on; blocks slide down inclines with a = g(sin θ − μ cos θ). */
+function slideAndTime(w: World): void {
+  for (const o of w.objs) {
+    if (o.removed || o.parent === NONE) continue;
+    if (o.def.timer && o.isOn) o.counter++;
+    const plane = w.get(o.parent);
+    if (!plane.def.incline || o.def.category !== 'item') continue;
+    const rad = ((plane.angle ?? 0) * Math.PI) / 180;
+    const a = 9.8 * (Math.sin(rad) - (plane.friction ?? 0) * Math.cos(rad));
+    o.counter++;
+    // One tick is 0.1 s of simulated time, so distance = ½·a·(t/10)².
+    if (a > 0) o.slid = Math.min(INCLINE_LENGTH_M, 0.5 * a * (o.counter / 10) ** 2);
   }
 }

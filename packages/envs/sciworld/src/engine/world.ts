@@ -36,9 +36,19 @@ export interface Obj {
   /** Doors: the two room ids. */
   rooms?: [number, number];
   removed: boolean;
+  /** Inclined planes: angle (degrees) and friction coefficient of the surface. */
+  angle?: number;
+  friction?: number;
+  /** Ticks counted: stopwatch time while on; for a block, ticks spent on its current incline. */
+  counter: number;
+  /** Blocks on an incline: metres slid so far. */
+  slid: number;
 }
 
 export const NONE = -1;
+
+/** Length of every inclined plane, in metres. */
+export const INCLINE_LENGTH_M = 2;
 
 export class World {
   readonly objs: Obj[] = [];
@@ -72,12 +82,16 @@ export class World {
       links: [],
       poweredBy: NONE,
       removed: false,
+      counter: 0,
+      slid: 0,
     };
     if (spawn.name !== undefined) o.fixedName = spawn.name;
     if (matName) o.material = matName;
     if (k.category === 'substance') o.state = mat!.state;
     if (spawn.species !== undefined) o.species = spawn.species;
     if (spawn.text !== undefined) o.text = spawn.text;
+    if (spawn.angle !== undefined) o.angle = spawn.angle;
+    if (spawn.friction !== undefined) o.friction = spawn.friction;
     this.objs.push(o);
     if (k.category === 'door') this.doors.push(o);
     if (k.electrical || k.connectable) this.components.push(o);
@@ -128,6 +142,9 @@ export class World {
 
   moveTo(id: number, parent: number): void {
     const o = this.get(id);
+    // A moved object starts again at the top of whatever incline it lands on.
+    o.slid = 0;
+    if (!o.def.timer) o.counter = 0;
     if (o.parent !== NONE) {
       const old = this.get(o.parent).contents;
       old.splice(old.indexOf(id), 1);
@@ -222,9 +239,13 @@ export class World {
         if (k.electrical?.role === 'load' || k.electrical?.role === 'switch') return `${article(name)}, which is ${o.isOn ? 'on' : 'off'}`;
         return article(name);
       }
-      case 'item':
+      case 'item': {
         if (k.thermometer) return `${article(name)}, currently reading a temperature of ${Math.round(o.temperature)} degrees celsius`;
+        if (k.timer) return `${article(name)}, which is ${o.isOn ? 'activated' : 'deactivated'} and reads ${o.counter} ticks`;
+        const parent = o.parent === NONE ? undefined : this.get(o.parent);
+        if (parent?.def.incline) return `${article(name)}, which has slid ${Math.round((100 * o.slid) / INCLINE_LENGTH_M)}% of the way down`;
         return article(name);
+      }
       default:
         break;
     }

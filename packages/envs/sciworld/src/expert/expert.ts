@@ -215,6 +215,22 @@ function chemistryTask(d: Driver, plan: Extract<Plan, { kind: 'chemistry' }>): v
   d.act('focus on {a}', d.need((o) => w.name(o) === plan.product, plan.product));
 }
 
+function inclineTask(d: Driver, plan: Extract<Plan, { kind: 'incline' }>): void {
+  const w = d.w;
+  const block = d.need((o) => o.tags.includes('block'), 'the block');
+  const watch = d.need((o) => o.tags.includes('stopwatch'), 'the stopwatch');
+  d.reach(block);
+  for (const tag of ['plane-0', 'plane-1']) {
+    const plane = d.need((o) => o.tags.includes(tag), tag);
+    d.act('move {a} to {b}', block, plane);
+    d.act('activate {a}', watch);
+    d.waitUntil(() => block.counter >= 5, 6);
+    d.act('look at {a}', plane);
+    d.act('deactivate {a}', watch);
+  }
+  d.act('focus on {a}', d.need((o) => w.name(o) === plan.answer, plan.answer));
+}
+
 function stagesTask(d: Driver, plan: Extract<Plan, { kind: 'stages' }>): void {
   for (const tag of plan.tags) {
     const thing = d.need((o) => o.tags.includes(tag), tag);
@@ -322,6 +338,9 @@ function runPlan(d: Driver, plan: Plan): void {
       break;
     case 'chemistry':
       chemistryTask(d, plan);
+      break;
+    case 'incline':
+      inclineTask(d, plan);
       break;
     case 'stages':
       stagesTask(d, plan);

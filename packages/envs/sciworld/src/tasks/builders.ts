@@ -17,7 +17,8 @@ export type Plan =
   | { kind: 'paint'; inputs: [string, string]; product: string; then?: { input: string; product: string } }
   | { kind: 'grow'; species: string; seedRoom: RoomName; fruit?: boolean }
   | { kind: 'chemistry'; product: string; room: RoomName }
-  | { kind: 'stages'; tags: string[] };
+  | { kind: 'stages'; tags: string[] }
+  | { kind: 'incline'; answer: string };
 
 export type FindWhat = 'living' | 'nonliving' | 'plant' | 'animal';
 
@@ -543,6 +544,73 @@ const growPlant: Builder = (v, contents) => {
   };
 };
 
+// ---- forces ---------------------------------------------------------------------------------
+
+/** Friction coefficients of surface materials (ScienceWorld's MaterialProperties values). */
+const SURFACES: Array<[string, number]> = [
+  ['plastic', 0.1], ['glass', 0.2], ['tin', 0.3], ['bronze', 0.4], ['brass', 0.5],
+  ['steel', 0.6], ['iron', 0.7], ['platinum', 0.8], ['rubber', 0.95], ['sandpaper', 0.98],
+];
+const ANGLES = [15, 25, 30, 40, 45, 55, 60];
+const BLOCKS: Array<[string, string]> = [['steel block', 'steel'], ['wood block', 'wood']];
+
+function orderedPairs<T>(items: readonly T[]): Array<[T, T]> {
+  return items.flatMap((a, i) => items.filter((_, j) => j !== i).map((b): [T, T] => [a, b]));
+}
+
+function inclineWorld(contents: Contents, planes: Array<{ name: string; angle: number; friction: number }>, block: [string, string]): void {
+  contents.workshop.push(
+    ...planes.map((p, i): Spawn => ({ kind: 'inclined plane', name: p.name, angle: p.angle, friction: p.friction, tags: [`plane-${i}`] })),
+    { kind: 'block', name: block[0], material: block[1], tags: ['block'] },
+    { kind: 'stopwatch', tags: ['stopwatch'] },
+  );
+}
+
+function inclineGoals(answer: number): GoalSpec {
+  return {
+    ordered: [
+      { type: 'tested', match: { tag: 'plane-0' } },
+      { type: 'tested', match: { tag: 'plane-1' } },
+      { type: 'focus', match: { tag: `plane-${answer}` }, failIfWrong: true },
+    ],
+    optional: [{ type: 'sameRoom', match: { tag: 'block' } }, { type: 'activated', match: { tag: 'stopwatch' } }],
+  };
+}
+
+const inclineAngle: Builder = (v, contents) => {
+  const pairs = orderedPairs(ANGLES);
+  const [pi, mi, bi] = decode(v, [pairs.length, 2, 2]);
+  const [a0, a1] = pairs[pi!]!;
+  const mode = mi === 0 ? 'steepest' : 'shallowest';
+  const names = ['inclined plane 1', 'inclined plane 2'];
+  inclineWorld(contents, [{ name: names[0]!, angle: a0, friction: 0.3 }, { name: names[1]!, angle: a1, friction: 0.3 }], BLOCKS[bi!]!);
+  const answer = (a0 > a1) === (mode === 'steepest') ? 0 : 1;
+  return {
+    description: `Your task is to determine which of the two inclined planes (${names[0]}, ${names[1]}) has the ${mode} angle. After completing your experiment, focus on the inclined plane with the ${mode} angle.`,
+    goals: inclineGoals(answer),
+    plan: { kind: 'incline', answer: names[answer]! },
+  };
+};
+
+function inclineFriction(named: boolean): Builder {
+  return (v, contents) => {
+    const pairs = orderedPairs(named ? SURFACES : SURFACES.slice(0, 9));
+    const [pi, mi, ai, bi] = decode(v, [pairs.length, 2, 4, 2]);
+    const [s0, s1] = pairs[pi!]!;
+    const mode = mi === 0 ? 'most' : 'least';
+    // Steeper than atan(0.98): every surface lets the block slide, so timings tell surfaces apart.
+    const angle = [50, 55, 60, 70][ai!]!;
+    const names = named ? [`${s0[0]} inclined plane`, `${s1[0]} inclined plane`] : ['inclined plane 1', 'inclined plane 2'];
+    inclineWorld(contents, [{ name: names[0]!, angle, friction: s0[1] }, { name: names[1]!, angle, friction: s1[1] }], BLOCKS[bi!]!);
+    const answer = (s0[1] > s1[1]) === (mode === 'most') ? 0 : 1;
+    return {
+      description: `Your task is to determine which of the two inclined planes (${names[0]}, ${names[1]}) has the ${mode} friction. After completing your experiment, focus on the inclined plane with the ${mode} friction.`,
+      goals: inclineGoals(answer),
+      plan: { kind: 'incline', answer: names[answer]! },
+    };
+  };
+}
+
 /** Animal life cycles, earliest stage first (general biology; ScienceWorld's own table is not in the reference). */
 export const ANIMAL_STAGES: Readonly<Record<string, readonly string[]>> = {
   frog: ['egg', 'tadpole', 'froglet', 'adult'],
@@ -620,6 +688,9 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'grow-plant': growPlant,
   'grow-fruit': growFruit,
   'identify-life-stages-1': lifeStagesAnimal,
+  'inclined-plane-determine-angle': inclineAngle,
+  'inclined-plane-friction-named-surfaces': inclineFriction(true),
+  'inclined-plane-friction-unnamed-surfaces': inclineFriction(false),
   'identify-life-stages-2': lifeStagesPlant,
 };
 

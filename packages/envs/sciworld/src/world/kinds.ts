@@ -33,6 +33,10 @@ export interface KindDef {
   showsOnOff?: boolean;
   /** Items that can be connected into a circuit by their two terminals even though not components. */
   connectable?: boolean;
+  /** Counts ticks while activated (stopwatch). */
+  timer?: boolean;
+  /** Things put on it slide down (inclined planes; angle and friction per object). */
+  incline?: boolean;
 }
 
 const container = (material: string): KindDef => ({ category: 'container', holds: 'containing', movable: true, material });
@@ -87,7 +91,9 @@ export const KINDS = {
   // tools and loose items
   thermometer: { category: 'item', movable: true, thermometer: true, material: 'glass' },
   lighter: { category: 'item', movable: true, material: 'plastic' },
-  stopwatch: { category: 'item', movable: true, material: 'plastic' },
+  stopwatch: { category: 'item', movable: true, material: 'plastic', activatable: true, timer: true },
+  block: { category: 'item', movable: true, material: 'steel' },
+  'inclined plane': { category: 'furniture', holds: 'on', movable: false, incline: true },
   picture: { category: 'item', movable: true, material: 'paper' },
   recipe: { category: 'item', movable: true, material: 'paper' },
   painting: { category: 'item', movable: true, material: 'paper' },

@@ -29,6 +29,9 @@ export interface Spawn {
   stage?: number;
   /** What `read` shows (recipes, books). */
   text?: string;
+  /** Inclined planes: angle in degrees and the surface's friction coefficient. */
+  angle?: number;
+  friction?: number;
 }
 
 export const sub = (material: string, extra: Partial<Spawn> = {}): Spawn => ({ kind: 'substance', material, ...extra });
