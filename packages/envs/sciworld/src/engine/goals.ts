@@ -16,6 +16,8 @@ export interface Match {
   living?: boolean;
   /** Any movable non-living object (items, containers, electrical parts), not substances. */
   nonLiving?: boolean;
+  /** Living things at this life stage or later. */
+  minStage?: number;
   /** Power sources whose energy is (not) renewable. */
   renewable?: boolean;
   /** Only the object the agent currently focuses on. */
@@ -61,6 +63,7 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   if (m.living && w.kind(o).category !== 'living') return false;
   if (m.nonLiving && !(NON_LIVING.has(w.kind(o).category) && w.kind(o).movable)) return false;
   if (m.focused && o !== focus) return false;
+  if (m.minStage !== undefined && o.stage < m.minStage) return false;
   if (m.renewable !== undefined && w.kind(o).electrical?.renewable !== m.renewable) return false;
   return true;
 }

@@ -82,4 +82,17 @@ describe('physics', () => {
     run(orchard, 10);
     expect(orchard.objs.filter((o) => o.tags.includes('fruit')).map((o) => orchard.name(o))).toEqual(['pear', 'pear']);
   });
+  it('a cross of true-breeding parents gives a hybrid seed that shows the dominant value', () => {
+    const parent = (allele: boolean): Spawn => ({
+      kind: 'flower pot',
+      contents: [{ kind: 'plant', species: 'pea', stage: 3, genes: { trait: 'flower color', values: ['purple', 'white'], firstDominant: true, alleles: [allele, allele] } }, sub('soil')],
+    });
+    const w = world([parent(true), parent(false), { kind: 'animal', species: 'bee', stage: 2 }]);
+    run(w, 4, true);
+    const kids = w.objs.filter((o) => o.tags.includes('offspring'));
+    expect(kids).toHaveLength(2);
+    run(w, 10, true);
+    for (const kid of kids) expect(w.describe(kid)).toMatch(/^a pea plant in the (adult|reproducing) stage with purple flower color$/);
+    expect(w.describe(w.objs.find((o) => o.genes?.alleles[0] === false && o.genes.alleles[1] === false)!)).toBe('a pea plant in the reproducing stage with white flower color');
+  });
 });

@@ -96,7 +96,14 @@ function pollinate(w: World): void {
     p.stageTicks++;
     if (p.stageTicks >= POLLINATION_TICKS) {
       p.tags.push('fruited');
-      w.create({ kind: 'food', name: p.species!, tags: ['fruit'] }, p.parent);
+      const partner = flowering.find((q) => q !== p && q.species === p.species && w.roomOf(q.id) === room)!;
+      if (p.genes && partner.genes) {
+        // Plants bred for a trait set a seed instead of fruit: one allele from each parent (the
+        // first allele of this plant, the second of its partner — deterministic, so true-breeding
+        // parents always give the hybrid a Punnett square predicts).
+        const genes = { ...p.genes, alleles: [p.genes.alleles[0], partner.genes.alleles[1]] as const };
+        w.create({ kind: 'plant', species: p.species!, stage: 0, tags: ['offspring'], genes }, p.parent);
+      } else w.create({ kind: 'food', name: p.species!, tags: ['fruit'] }, p.parent);
     }
   }
 }

@@ -2,7 +2,7 @@
 // physical state. Kind behaviour comes from world/kinds.ts; names and texts from world/text.ts.
 import { kindDef, type KindDef } from '../world/kinds.js';
 import { AMBIENT_C, material, nameInState, type StateOfMatter } from '../world/materials.js';
-import { ROOMS, DOORS, type Spawn } from '../world/layout.js';
+import { ROOMS, DOORS, type Genes, type Spawn } from '../world/layout.js';
 import { TEXT, article } from '../world/text.js';
 
 export interface Obj {
@@ -36,6 +36,8 @@ export interface Obj {
   /** Doors: the two room ids. */
   rooms?: [number, number];
   removed: boolean;
+  /** Plants with a Mendelian trait. */
+  genes?: Genes;
   /** Inclined planes: angle (degrees) and friction coefficient of the surface. */
   angle?: number;
   friction?: number;
@@ -49,6 +51,12 @@ export const NONE = -1;
 
 /** Length of every inclined plane, in metres. */
 export const INCLINE_LENGTH_M = 2;
+
+/** The value a plant shows: the dominant one if it carries it, else the recessive one. */
+export function phenotype(g: Genes): string {
+  const showsFirst = g.firstDominant ? g.alleles[0] || g.alleles[1] : g.alleles[0] && g.alleles[1];
+  return showsFirst ? g.values[0] : g.values[1];
+}
 
 export class World {
   readonly objs: Obj[] = [];
@@ -90,6 +98,7 @@ export class World {
     if (k.category === 'substance') o.state = mat!.state;
     if (spawn.species !== undefined) o.species = spawn.species;
     if (spawn.text !== undefined) o.text = spawn.text;
+    if (spawn.genes !== undefined) o.genes = spawn.genes;
     if (spawn.angle !== undefined) o.angle = spawn.angle;
     if (spawn.friction !== undefined) o.friction = spawn.friction;
     this.objs.push(o);
@@ -233,7 +242,10 @@ export class World {
       case 'terminal':
         return name;
       case 'living':
-        if (o.kind === 'plant' && o.stage > 0) return `${article(name)} in the ${TEXT.stageNames[o.stage]} stage`;
+        if (o.kind === 'plant' && o.stage > 0) {
+          const trait = o.genes && o.stage >= 2 ? ` with ${phenotype(o.genes)} ${o.genes.trait}` : '';
+          return `${article(name)} in the ${TEXT.stageNames[o.stage]} stage${trait}`;
+        }
         return article(name);
       case 'electrical': {
         if (k.electrical?.role === 'load' || k.electrical?.role === 'switch') return `${article(name)}, which is ${o.isOn ? 'on' : 'off'}`;

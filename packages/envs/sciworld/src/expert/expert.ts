@@ -215,6 +215,37 @@ function chemistryTask(d: Driver, plan: Extract<Plan, { kind: 'chemistry' }>): v
   d.act('focus on {a}', d.need((o) => w.name(o) === plan.product, plan.product));
 }
 
+function geneticsTask(d: Driver, plan: Extract<Plan, { kind: 'genetics' }>): void {
+  const w = d.w;
+  const parents = ['parent-0', 'parent-1'].map((tag) => d.need((o) => o.tags.includes(tag), tag));
+  d.reach(parents[0]!);
+  const pots = parents.map((seed, i) => {
+    const pot = d.need((o) => o.kind === 'flower pot' && w.name(o) === `flower pot ${i + 1}`, `flower pot ${i + 1}`);
+    d.act('move {a} to {b}', seed, pot);
+    return pot;
+  });
+  const offspring = () => d.find((o) => o.tags.includes('offspring'));
+  d.waitUntil(() => (offspring()?.stage ?? 0) >= 2, 80, () => tendPots(d, pots));
+  d.act('look at {a}', offspring()!);
+  d.act('focus on {a}', d.need((o) => w.name(o) === plan.answer, plan.answer));
+}
+
+/** One gardening step: water the first dry pot (unless pots water themselves), else wait a tick. */
+function tendPots(d: Driver, pots: Obj[]): void {
+  const w = d.w;
+  const dry = d.game.opts.simplifications.selfWateringFlowerPots ? undefined : pots.find((pot) => !pot.contents.some((c) => w.get(c).material === 'water'));
+  if (!dry) {
+    d.send('wait1');
+    return;
+  }
+  const jug = d.need((o) => o.kind === 'jug' && w.roomOf(o.id) === w.room('greenhouse'), 'the greenhouse jug');
+  const sink = d.need((o) => o.kind === 'sink' && w.roomOf(o.id) === w.room('greenhouse'), 'the greenhouse sink');
+  if (jug.parent !== sink.id) d.act('move {a} to {b}', jug, sink);
+  d.act('activate {a}', sink);
+  d.act('deactivate {a}', sink);
+  d.act('pour {a} into {b}', jug, dry);
+}
+
 function inclineTask(d: Driver, plan: Extract<Plan, { kind: 'incline' }>): void {
   const w = d.w;
   const block = d.need((o) => o.tags.includes('block'), 'the block');
@@ -338,6 +369,9 @@ function runPlan(d: Driver, plan: Plan): void {
       break;
     case 'chemistry':
       chemistryTask(d, plan);
+      break;
+    case 'genetics':
+      geneticsTask(d, plan);
       break;
     case 'incline':
       inclineTask(d, plan);

@@ -18,7 +18,8 @@ export type Plan =
   | { kind: 'grow'; species: string; seedRoom: RoomName; fruit?: boolean }
   | { kind: 'chemistry'; product: string; room: RoomName }
   | { kind: 'stages'; tags: string[] }
-  | { kind: 'incline'; answer: string };
+  | { kind: 'incline'; answer: string }
+  | { kind: 'genetics'; answer: string };
 
 export type FindWhat = 'living' | 'nonliving' | 'plant' | 'animal';
 
@@ -544,6 +545,55 @@ const growPlant: Builder = (v, contents) => {
   };
 };
 
+// ---- genetics -------------------------------------------------------------------------------
+
+/** Mendel's seven pea traits, dominant value first. */
+const PEA_TRAITS: ReadonlyArray<{ trait: string; values: readonly [string, string] }> = [
+  { trait: 'seed shape', values: ['round', 'wrinkled'] },
+  { trait: 'seed color', values: ['yellow', 'green'] },
+  { trait: 'flower color', values: ['purple', 'white'] },
+  { trait: 'pod shape', values: ['inflated', 'constricted'] },
+  { trait: 'pod color', values: ['green', 'yellow'] },
+  { trait: 'flower position', values: ['axial', 'terminal'] },
+  { trait: 'stem length', values: ['tall', 'short'] },
+];
+
+/**
+ * Two true-breeding parent seeds (one per value) in a jar in the greenhouse; crossing them (bees)
+ * gives a hybrid seed whose grown plant shows the dominant value.
+ */
+function geneticsBuilder(known: boolean): Builder {
+  return (v, contents) => {
+    const [ti, asked, dom, bi] = known ? decode(v, [PEA_TRAITS.length, 2, 1, 9]) : decode(v, [PEA_TRAITS.length, 2, 2, 18]);
+    const t = PEA_TRAITS[ti!]!;
+    const firstDominant = known ? true : dom === 0;
+    const species = known ? 'pea' : 'unknown';
+    const parent = (allele: boolean, i: number): Spawn => ({
+      kind: 'plant', species, stage: 0, tags: [`parent-${i}`], genes: { trait: t.trait, values: t.values, firstDominant, alleles: [allele, allele] },
+    });
+    contents.greenhouse.push(
+      { kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] },
+      ...[1, 2, 3].map((i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i}`, contents: [sub('soil')] })),
+    );
+    const [boxA, boxB] = addBoxes(contents, 'greenhouse', BOX_PAIRS[bi!]!);
+    const value = t.values[asked!]!;
+    const dominant = (asked === 0) === firstDominant;
+    return {
+      description: `Your task is to determine whether ${value} ${t.trait} is a dominant or recessive trait in the ${known ? 'pea plant' : 'plant'}. If the trait is dominant, focus on the ${boxA}. If the trait is recessive, focus on the ${boxB}. `,
+      goals: {
+        ordered: [
+          { type: 'inside', match: { tag: 'parent-0' }, container: { kind: 'flower pot' } },
+          { type: 'inside', match: { tag: 'parent-1' }, container: { kind: 'flower pot' } },
+          { type: 'exists', match: { tag: 'offspring', minStage: 2 } },
+          { type: 'focus', match: { tag: dominant ? 'boxA' : 'boxB' }, failIfWrong: true },
+        ],
+        optional: [{ type: 'sameRoom', match: { kind: 'flower pot' } }, { type: 'exists', match: { tag: 'offspring' } }],
+      },
+      plan: { kind: 'genetics', answer: dominant ? boxA : boxB },
+    };
+  };
+}
+
 // ---- forces ---------------------------------------------------------------------------------
 
 /** Friction coefficients of surface materials (ScienceWorld's MaterialProperties values). */
@@ -689,6 +739,8 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'grow-fruit': growFruit,
   'identify-life-stages-1': lifeStagesAnimal,
   'inclined-plane-determine-angle': inclineAngle,
+  'mendelian-genetics-known-plant': geneticsBuilder(true),
+  'mendelian-genetics-unknown-plant': geneticsBuilder(false),
   'inclined-plane-friction-named-surfaces': inclineFriction(true),
   'inclined-plane-friction-unnamed-surfaces': inclineFriction(false),
   'identify-life-stages-2': lifeStagesPlant,

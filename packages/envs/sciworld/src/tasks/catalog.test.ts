@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TASKS, splitVariations, taskInfo } from './catalog.js';
 import { sciworldTasks } from '../suite.js';
-import { loadTask } from './setup.js';
+import { isImplemented, loadTask } from './setup.js';
 
 describe('catalog and splits', () => {
   it('has the 30 tasks and 7,207 variations', () => {
@@ -35,10 +35,12 @@ describe('catalog and splits', () => {
     expect(all[0]).toEqual({ env: 'sciworld', split: 'train', id: 'boil_v0', taskType: 'boil', seed: 0 });
     expect(() => sciworldTasks('eval')).toThrow(/valid splits: train, dev, test/);
   });
+  it('implements all 30 task types', () => {
+    expect(TASKS.filter((t) => !isImplemented(t.name)).map((t) => t.name)).toEqual([]);
+  });
   it('names bad tasks and variations', () => {
     expect(() => taskInfo('nope')).toThrow(/unknown task 'nope'/);
     expect(() => loadTask('boil', 30)).toThrow(/variations 0..29/);
-    expect(() => loadTask('inclined-plane-determine-angle', 0)).toThrow(/not implemented yet/);
   });
   it.each([
     ['boil', 0, 'Your task is to boil water. For compounds without a boiling point, combusting the substance is also acceptable. First, focus on the substance. Then, take actions that will cause it to change its state of matter.'],

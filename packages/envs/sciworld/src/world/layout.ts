@@ -29,9 +29,22 @@ export interface Spawn {
   stage?: number;
   /** What `read` shows (recipes, books). */
   text?: string;
+  /** Plants with one Mendelian trait: the trait and the two alleles (true = the first value). */
+  genes?: Genes;
   /** Inclined planes: angle in degrees and the surface's friction coefficient. */
   angle?: number;
   friction?: number;
+}
+
+ /** One Mendelian trait of a plant: two values, which one is dominant, and the plant's two alleles. */
+export interface Genes {
+  trait: string;
+  /** [first value, second value], e.g. ["round", "wrinkled"]. */
+  values: readonly [string, string];
+  /** Whether the first value is dominant. */
+  firstDominant: boolean;
+  /** The plant's alleles: true = first value. */
+  alleles: readonly [boolean, boolean];
 }
 
 export const sub = (material: string, extra: Partial<Spawn> = {}): Spawn => ({ kind: 'substance', material, ...extra });
