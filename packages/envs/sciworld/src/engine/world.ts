@@ -238,7 +238,7 @@ export class World {
       case 'agent':
         return 'the agent';
       case 'substance':
-        return o.fixedName || !(o.material && o.state) ? `a substance called ${name}` : `a substance called ${name}`;
+        return `a substance called ${name}`;
       case 'terminal':
         return name;
       case 'living':

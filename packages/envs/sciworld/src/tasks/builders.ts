@@ -2,7 +2,7 @@
 // exact task description, the goal sequence and a plan hint for the expert. Variation grids are data.
 import type { Rng } from '@diffworld/env-core';
 import { sub, type RoomName, type Spawn } from '../world/layout.js';
-import { material as materialOf, nameInState, stateAt, AMBIENT_C, UNKNOWN_LETTERS } from '../world/materials.js';
+import { material as materialOf, UNKNOWN_LETTERS } from '../world/materials.js';
 import type { GoalSpec, Match } from '../engine/goals.js';
 import { TEXT } from '../world/text.js';
 
@@ -746,5 +746,3 @@ export const BUILDERS: Readonly<Record<string, Builder>> = {
   'identify-life-stages-2': lifeStagesPlant,
 };
 
-// Re-exported for the expert, which reasons with the same physics facts.
-export { nameInState, stateAt, AMBIENT_C };

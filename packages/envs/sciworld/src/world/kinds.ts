@@ -116,8 +116,8 @@ export const KINDS = {
   'conductor item': conductor('steel'),
   // living things
   animal: { category: 'living', movable: true },
+  /** Plants at every life stage, seeds included (named "<species> seed" at stage 0). */
   plant: { category: 'living', movable: true, material: 'plant matter' },
-  seed: { category: 'living', movable: true, material: 'plant matter' },
 } as const satisfies Record<string, KindDef>;
 
 export type KindName = keyof typeof KINDS;
