@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { TASKS } from '../tasks/catalog.js';
 import { isImplemented } from '../tasks/setup.js';
 import { expertActions } from './expert.js';
+import { shouldStop } from '../harness/simulated.js';
+
+/** Index of the first action after which the reference scheduler would stop the episode early. */
+const earlyStop = (actions: string[]) => actions.findIndex((_, i) => i + 1 < actions.length && shouldStop(actions.slice(0, i + 1)));
 
 const implemented = TASKS.filter((t) => isImplemented(t.name));
 
@@ -17,11 +21,13 @@ describe('expert', () => {
     ));
   });
 
-  it.each(implemented.map((t) => [t.name, t.variations] as const))('%s: scores 100 on all %i variations (easy)', (name, n) => {
+  it.each(implemented.map((t) => [t.name, t.variations] as const))('%s: scores 100 on all %i variations (easy), never tripping the scheduler', (name, n) => {
     const failures: string[] = [];
     for (let v = 0; v < n; v++) {
       const r = expertActions(name, v, 'easy');
       if (r.score !== 100) failures.push(`v${v}: ${r.score}`);
+      // Demos must survive the reference scheduler's loop rules (AAA, ABAB, < 5 distinct in 20).
+      if (earlyStop(r.actions) >= 0) failures.push(`v${v}: stopped early at action ${earlyStop(r.actions)}`);
     }
     expect(failures).toEqual([]);
   });
@@ -31,6 +37,7 @@ describe('expert', () => {
     for (let v = 0; v < n; v += 10) {
       const r = expertActions(name, v, 'none');
       if (r.score !== 100) failures.push(`v${v}: ${r.score}`);
+      if (earlyStop(r.actions) >= 0) failures.push(`v${v}: stopped early at action ${earlyStop(r.actions)}`);
     }
     expect(failures).toEqual([]);
   });

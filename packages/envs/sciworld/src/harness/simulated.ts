@@ -80,6 +80,11 @@ export class SimulatedSciworldEnv implements TextEnv {
     return { observation: { text }, reward: done ? score : 0, done, info: { score, won: score >= 100, simulated: true } };
   }
 
+  /** The conversation so far (agent system prompt, task turn, actions and observations). */
+  conversation(): ChatMessage[] {
+    return this.history.map((m) => ({ ...m }));
+  }
+
   private fallback(action: string): string {
     const a = action.trim().toLowerCase();
     if (a === 'look around' || a === 'look') {
