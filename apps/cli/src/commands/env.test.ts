@@ -56,3 +56,18 @@ describe('diffworld env appworld', () => {
     expect(rows[0].messages[1].content).toMatch(/^State: \[.*\]\n\nAction: /s);
   });
 });
+
+describe('diffworld env sciworld', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'dw-env-sw-'));
+  it('expert reaches score 100 on dev variations; corpus rows use the proxy format', async () => {
+    const file = join(dir, 'demos.jsonl');
+    expect((await runCli('env', 'expert', 'sciworld', '--split', 'dev', '--limit', '5', '--out', file)).code).toBe(0);
+    const records = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(records).toHaveLength(5);
+    expect(records.every((r) => r.won === true && r.score === 100 && r.env === 'sciworld')).toBe(true);
+    const corpus = join(dir, 'corpus.jsonl');
+    expect((await runCli('env', 'corpus', 'sciworld', '--split', 'train', '--episodes', '2', '--out', corpus)).code).toBe(0);
+    const rows = readFileSync(corpus, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows[0].messages[1].content).toMatch(/^State: \[.*\]\n\nAction: /s);
+  });
+});

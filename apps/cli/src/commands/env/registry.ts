@@ -3,6 +3,7 @@ import type { ChatRow } from '@diffworld/dataset';
 import { type ChatMessage, type EnvSuite, type EpisodeRecord, type RunningServer, type TaskRef, episodeRecord } from '@diffworld/env-core';
 import { alfworldSuite, corpusRows as alfworldCorpusRows, expertDemo, playedEpisodeRecord, startAlfworldServer } from '@diffworld/alfworld';
 import { appworldSuite, episodeActions, episodeRows, resolveTask, startAppworldServer } from '@diffworld/appworld';
+import { expertEpisode, sciworldCorpusRows, sciworldSuite, startSciworldServer } from '@diffworld/sciworld';
 import { UsageError } from '../../command.js';
 
 export interface CorpusRequest {
@@ -58,6 +59,14 @@ export const ENVS: Readonly<Record<string, EnvAdapter>> = {
     corpusRows: (req) => alfworldCorpusRows({ split: req.split, episodes: req.episodes, seed: req.seed }),
     serve: (opts) => startAlfworldServer(opts),
     defaultPort: 30003,
+  },
+  sciworld: {
+    suite: sciworldSuite,
+    expertRecord: (task) => expertEpisode(task),
+    corpusRows: (req) => sciworldCorpusRows({ tasks: sciworldSuite.tasks(req.split), episodes: req.episodes, seed: req.seed }),
+    serve: (opts) => startSciworldServer(opts),
+    // The reference's SciWorld server hard-codes 30003 (ALFWorld's port too); its clients use 30004.
+    defaultPort: 30004,
   },
   appworld: {
     suite: appworldSuite,
