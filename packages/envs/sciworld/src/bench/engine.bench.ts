@@ -46,7 +46,9 @@ const singleMs = performance.now() - t0;
 console.log(`single thread: ${single.episodes} episodes (${single.wins} won) in ${singleMs.toFixed(0)} ms → ${rate(single.episodes, singleMs)} episodes/s`);
 
 const threads = Math.max(1, availableParallelism());
-const pool = new Piscina({ filename: new URL('./worker.mjs', import.meta.url).href, maxThreads: threads, minThreads: threads });
+// Workers resolve @diffworld/* to their sources through the export condition, as the CLI does.
+const execArgv = [...process.execArgv.filter((a) => a !== '--conditions=@diffworld/source'), '--conditions=@diffworld/source'];
+const pool = new Piscina({ filename: new URL('./worker.mjs', import.meta.url).href, maxThreads: threads, minThreads: threads, execArgv });
 const batches: EpisodeJob[][] = [];
 for (let i = 0; i < sample.length; i += 25) batches.push(sample.slice(i, i + 25));
 // Warm the workers (tsx compile + JIT) with as much work as the single-thread run had already done.

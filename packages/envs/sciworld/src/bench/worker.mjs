@@ -1,10 +1,9 @@
-// Piscina worker: registers tsx and the source-condition hook so it can load this package's
-// TypeScript, then runs batches of expert episodes.
-import { register } from 'node:module';
-import { register as registerTsx } from 'tsx/esm/api';
+// Piscina worker: registers tsx so it can load this package's TypeScript, then runs batches of
+// expert episodes.
+import { register } from 'tsx/esm/api';
 
-register('./source-conditions.mjs', import.meta.url);
-registerTsx();
+// @diffworld/* resolve through the --conditions flag the pool passes in execArgv.
+register();
 const { runEpisodes } = await import('./episodes.ts');
 
 export default function (batch) {
