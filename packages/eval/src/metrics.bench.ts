@@ -4,12 +4,12 @@ import { availableParallelism } from 'node:os';
 import { distinctN, selfBleu } from './diversity.js';
 import { HashingFeaturizer } from './mauve/featurizer.js';
 import { mauve } from './mauve/mauve.js';
-import { mulberry32 } from './mauve/rng.js';
+import { seededUniform } from './mauve/rng.js';
 import { pyJsonDumps, type PyDict, type PyJson } from './pyjson.js';
 import { scoreRows } from './score.js';
 
 const N = Number(process.env.BENCH_PAIRS ?? 10_000);
-const rng = mulberry32(2026);
+const rng = seededUniform(2026);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 const OBJ = ['apple', 'mug', 'key', 'drawer', 'countertop', 'fridge', 'cabinet', 'pen', 'book', 'stove'];
 

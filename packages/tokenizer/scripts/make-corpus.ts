@@ -1,6 +1,9 @@
 // Writes the committed fixtures test-data/tokenizer/corpus.txt (training corpus shared with the
 // Python golden generator) and heldout.json (texts both tokenizers must encode identically).
 // Run: npx tsx packages/tokenizer/scripts/make-corpus.ts
+// The committed corpus came from the generator before it moved to the workspace Rng: running this
+// again writes a different (equally valid) corpus, after which ours.tokenizer.json
+// (UPDATE_GOLDEN=1) and tools/golden/tokenizer_train.py outputs must be regenerated together.
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../src/io.js';

@@ -16,4 +16,4 @@ export { buildTokenizerJson, writeTokenizerJson } from './train/write.js';
 export { trainTokenizer, trainTokenizerFromFiles, isChatFile, type TrainTokenizerOptions, type TrainStats, type TrainResult } from './train/train.js';
 export { TokenizerPool, type PoolOptions } from './pool/pool.js';
 export { encodeTextsPacked, encodeChatsPacked, unpackRow, concatPacked, type PackedIds } from './pool/packed.js';
-export { syntheticText, mulberry32 } from './synthetic.js';
+export { syntheticText, seededUniform } from './synthetic.js';

@@ -1,16 +1,12 @@
 // Seeded generator of realistic training text for benchmarks and fixtures: world-model style
 // trajectories (observations, actions, JSON tool calls), prose, code, numbers, CJK, emoji and
 // whitespace runs. Deterministic for a given seed.
+import { Rng } from '@diffworld/dataset';
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Uniform draws in [0, 1) from the workspace's seeded generator (@diffworld/dataset's Rng). */
+export function seededUniform(seed: number): () => number {
+  const rng = new Rng(seed);
+  return () => rng.float();
 }
 
 const OBJECTS = ['apple', 'mug', 'knife', 'bowl', 'countertop', 'fridge', 'microwave', 'sinkbasin', 'cabinet', 'drawer', 'desklamp', 'pencil', 'book', 'cellphone', 'towel', 'stoveburner', 'garbagecan', 'shelf', 'toaster', 'plate'];
@@ -30,7 +26,7 @@ const SYLLABLES = 'ka lo ri ne ta mi so vu de an er in on ul str pre con tion me
 // A Zipf-like lexicon of pseudo-words, so the corpus has a long tail of word types like real text.
 function lexiconWord(rng: () => number): string {
   const rank = Math.floor(rng() ** 3 * 20000);
-  const local = mulberry32(rank + 17);
+  const local = seededUniform(rank + 17);
   const n = 1 + Math.floor(local() * 4);
   let w = '';
   for (let i = 0; i < n; i++) w += pick(local, SYLLABLES);
@@ -74,7 +70,7 @@ export function syntheticParagraph(rng: () => number): string {
 
 /** About `chars` UTF-16 units of synthetic text. */
 export function syntheticText(chars: number, seed = 1): string {
-  const rng = mulberry32(seed);
+  const rng = seededUniform(seed);
   const parts: string[] = [];
   let n = 0;
   while (n < chars) {

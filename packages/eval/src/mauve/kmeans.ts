@@ -3,7 +3,7 @@
 // large one, best objective over `restarts` runs. Elkan's (or, for huge n·k, Hamerly's) bounds skip
 // distance computations that cannot change an assignment, so results are those of plain Lloyd;
 // iterations stop at the fixed point (no assignment changes), where more Lloyd steps change nothing.
-import { mulberry32, sampleWithoutReplacement, type Rng } from './rng.js';
+import { seededUniform, sampleWithoutReplacement, type Rng } from './rng.js';
 
 export interface KMeansRun {
   labels: Int32Array;
@@ -37,7 +37,7 @@ const ELKAN_MAX_BOUNDS = 64_000_000;
 /** One k-means run (exact Lloyd, accelerated by Elkan's or Hamerly's bounds) from a seeded or given start. */
 export function kmeansOnce(task: KMeansTask): KMeansRun {
   const { data, n, d, k } = task;
-  const rng = mulberry32(task.seed);
+  const rng = seededUniform(task.seed);
   const c = new Float64Array(k * d);
   if (task.init) c.set(task.init);
   else sampleWithoutReplacement(n, k, rng).forEach((p, j) => c.set(data.subarray(p * d, (p + 1) * d), j * d));

@@ -5,21 +5,21 @@ import { HashingFeaturizer } from './featurizer.js';
 import { kmeansOnce } from './kmeans.js';
 import { mauve, mauveFromFeatures } from './mauve.js';
 import { pcaReduce } from './pca.js';
-import { mulberry32 } from './rng.js';
+import { seededUniform } from './rng.js';
 
 function gaussian(rng: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - rng())) * Math.cos(2 * Math.PI * rng());
 }
 
 function blobs(n: number, d: number, shift: number, seed: number): Float64Array[] {
-  const rng = mulberry32(seed);
+  const rng = seededUniform(seed);
   return Array.from({ length: n }, (_, i) => Float64Array.from({ length: d }, (_, j) => gaussian(rng) + (j === i % d ? 3 : 0) + (j === 0 ? shift : 0)));
 }
 
 describe('symmetricEigen', () => {
   it('A v = λ v with orthonormal vectors, values descending', () => {
     const n = 12;
-    const rng = mulberry32(1);
+    const rng = seededUniform(1);
     const a = new Float64Array(n * n);
     for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) a[i * n + j] = a[j * n + i] = rng() - 0.5;
     const { values, vectors } = symmetricEigen(a, n);
@@ -50,7 +50,7 @@ describe('pcaReduce', () => {
 
   it('covariance (d ≤ n) and Gram (d > n) paths keep centred distances with all components', () => {
     for (const [n, d] of [[9, 4], [4, 9]] as const) {
-      const rng = mulberry32(n * 10 + d);
+      const rng = seededUniform(n * 10 + d);
       const x = Float64Array.from({ length: n * d }, () => rng());
       const r = pcaReduce(x, n, d, 1 - 1e-12);
       const dist = (v: Float64Array, w: number, a: number, b: number): number => Math.hypot(...Array.from({ length: w }, (_, j) => v[a * w + j]! - v[b * w + j]!));
@@ -93,7 +93,7 @@ describe('kmeansOnce', () => {
     const n = 400;
     const d = 5;
     const k = 30;
-    const rng = mulberry32(7);
+    const rng = seededUniform(7);
     const data = Float64Array.from({ length: n * d }, () => gaussian(rng));
     const init = data.slice(0, k * d);
     const r = kmeansOnce({ data, n, d, k, seed: 1, maxIter: 500, init, bounds });

@@ -123,7 +123,7 @@ export async function mauveFromFeatures(p: readonly ArrayLike<number>[], q: read
       seed: options.seed ?? 25,
       scaling,
       discretization: options.discretization ?? 25,
-      kmeans: 'lloyd+hamerly, random distinct-point init (mulberry32), faiss-style empty-cluster split; not faiss-identical cluster ids',
+      kmeans: 'lloyd+hamerly, random distinct-point init (seededUniform), faiss-style empty-cluster split; not faiss-identical cluster ids',
     },
   };
 }

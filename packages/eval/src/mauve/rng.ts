@@ -1,15 +1,12 @@
-// A small seeded generator (mulberry32): k-means initialisation must replay exactly from its seed.
+// Seeded uniform draws for k-means initialisation, from the workspace's one generator
+// (@diffworld/dataset's Rng), so a MAUVE run replays exactly from its seed.
+import { Rng as SeededRng } from '@diffworld/dataset';
+
 export type Rng = () => number; // uniform in [0, 1)
 
-export function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+export function seededUniform(seed: number): Rng {
+  const rng = new SeededRng(seed);
+  return () => rng.float();
 }
 
 /** k distinct indices of 0..n-1 (partial Fisher–Yates), in draw order. */
