@@ -2,6 +2,7 @@
 // Under CI=true an unavailable WebGPU fails these tests; elsewhere they are skipped with the reason.
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { encodeModel, type OnnxModel } from '../onnx/model.js';
+import { rng } from '../graph/test-utils.js';
 import { RuntimeError } from './errors.js';
 import { probeProvider, type ProbeResult } from './providers.js';
 import { createSession, toDevice, toHost } from './session.js';
@@ -9,20 +10,10 @@ import { DeviceTensor, hostTensor, type HostTensor } from './tensor.js';
 
 const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
 
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
-}
 
 function randomTensor(dims: number[], seed: number): HostTensor<'float32'> {
   const r = rng(seed);
-  return hostTensor('float32', Float32Array.from({ length: dims.reduce((a, b) => a * b, 1) }, r), dims);
+  return hostTensor('float32', Float32Array.from({ length: dims.reduce((a, b) => a * b, 1) }, () => r() - 0.5), dims);
 }
 
 /** S = Softmax(A·B, axis=-1) and Y = A·B. */
