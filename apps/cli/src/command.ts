@@ -12,6 +12,8 @@ export class UsageError extends Error {
 export interface CommandIO {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** Lines typed by the user (interactive commands); standard input when absent. */
+  input?: AsyncIterable<string>;
 }
 
 export interface Command {

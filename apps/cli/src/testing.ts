@@ -9,9 +9,17 @@ export interface RunResult {
 }
 
 export async function runCli(...argv: string[]): Promise<RunResult> {
+  return runCliWithInput([], ...argv);
+}
+
+/** Like runCli, with `input` as the lines an interactive command reads. */
+export async function runCliWithInput(input: readonly string[], ...argv: string[]): Promise<RunResult> {
   const out: string[] = [];
   const err: string[] = [];
-  const io: CommandIO = { out: (l) => out.push(l), err: (l) => err.push(l) };
+  const lines = (async function* () {
+    yield* input;
+  })();
+  const io: CommandIO = { out: (l) => out.push(l), err: (l) => err.push(l), input: lines };
   const code = await main(argv, io);
   return { code, out: out.join('\n'), err: err.join('\n') };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEpisodeRecord } from '@diffworld/env-core';
-import { runCli } from '../testing.js';
+import { runCli, runCliWithInput } from '../testing.js';
 
 describe('diffworld env', () => {
   const dir = mkdtempSync(join(tmpdir(), 'dw-env-'));
@@ -69,5 +69,30 @@ describe('diffworld env sciworld', () => {
     expect((await runCli('env', 'corpus', 'sciworld', '--split', 'train', '--episodes', '2', '--out', corpus)).code).toBe(0);
     const rows = readFileSync(corpus, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(rows[0].messages[1].content).toMatch(/^State: \[.*\]\n\nAction: /s);
+  });
+});
+
+describe('diffworld env play', () => {
+  it('plays typed commands in the real engine until the episode ends', async () => {
+    const { alfworldSuite } = await import('@diffworld/alfworld');
+    const task = alfworldSuite.tasks('eval_in_distribution')[2]!;
+    const moves = alfworldSuite.expert(task);
+    const r = await runCliWithInput(['', ...moves, 'look'], 'env', 'play', 'alfworld', '--split', 'eval_in_distribution', '--game', '2');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`# ${task.id}`);
+    expect(r.out).toContain('Admissible commands:\n- ');
+    expect(r.out).toContain(`> ${moves[0]}`);
+    expect(r.out).toContain(`# episode over after ${moves.length} steps: score 1, won`);
+    expect(r.out).not.toContain('> look'); // input after the end is not played
+  });
+
+  it('stops on "quit" and rejects a game index outside the split', async () => {
+    const q = await runCliWithInput(['look', 'quit', 'inventory'], 'env', 'play', 'alfworld', '--game', '0');
+    expect(q.code).toBe(0);
+    expect(q.out).toContain('> look');
+    expect(q.out).not.toContain('> inventory');
+    const bad = await runCliWithInput([], 'env', 'play', 'alfworld', '--game', '999');
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain('--game 999 is out of range: split eval_in_distribution has 140 tasks');
   });
 });

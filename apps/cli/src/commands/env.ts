@@ -34,9 +34,9 @@ Example:
     io.out(`# ${task.id} (${task.taskType})\n${obs.text}`);
     const show = (admissible?: string[]) => admissible && io.out(`\nAdmissible commands:\n${admissible.map((a) => `- ${a}`).join('\n')}`);
     show(obs.admissible);
-    const rl = createInterface({ input: process.stdin, terminal: false });
+    const rl = io.input ? undefined : createInterface({ input: process.stdin, terminal: false });
     let steps = 0;
-    for await (const line of rl) {
+    for await (const line of io.input ?? rl!) {
       const action = line.trim();
       if (action === 'quit') break;
       if (!action) continue;
@@ -49,7 +49,7 @@ Example:
       }
       show(r.observation.admissible);
     }
-    rl.close();
+    rl?.close();
     return EXIT.ok;
   },
 };
