@@ -45,3 +45,37 @@ describe('StepRunner', () => {
     await expect(StepRunner.create(spec, { w: new Float32Array(3) }, { provider: 'cpu' })).rejects.toThrow('"w" has 3 values, its shape [4, 8] needs 32');
   });
 });
+
+describe('StepRunner on WebGPU', () => {
+  const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
+  it('keeps parameters and moments on the GPU between steps and matches the CPU run', async (ctx) => {
+    const { probeProvider } = await import('../runtime/index.js');
+    const probe = await probeProvider('webgpu');
+    if (!probe.ok) {
+      if (CI) throw new Error(`WebGPU did not initialise in CI: ${probe.reason}`);
+      ctx.skip(`WebGPU unavailable here: ${probe.reason}`);
+    }
+    const next = rng(9);
+    const x = Float32Array.from(randn(next, 16 * 8));
+    const y = BigInt64Array.from({ length: 16 }, (_, i) => BigInt(i % 4));
+    const batch = { x: hostTensor('float32', x, [16, 8]), y: hostTensor('int64', y, [16]), m: hostTensor('float32', new Float32Array(16).fill(1), [16]) };
+    const init = { w: Float32Array.from(randn(next, 32), (v) => v * 0.1) };
+    const runs = await Promise.all(
+      (['cpu', 'webgpu'] as const).map(async (provider) => {
+        const runner = await StepRunner.create(spec, init, { provider, schedule: () => 0.05 });
+        const losses: number[] = [];
+        for (let i = 0; i < 5; i++) losses.push((await runner.step(batch)).loss);
+        expect(runner.stateOnDevice).toBe(provider === 'webgpu');
+        return { losses, snap: await runner.snapshot() };
+      }),
+    );
+    const [cpu, gpu] = runs;
+    expect(gpu!.snap.w!.kind).toBe('host'); // read back through the runtime, never getData()
+    gpu!.losses.forEach((l, i) => expect(l).toBeCloseTo(cpu!.losses[i]!, 4));
+    for (const name of ['w', 'adam_m.w', 'adam_v.w']) {
+      const a = gpu!.snap[name]!.data as Float32Array;
+      const b = cpu!.snap[name]!.data as Float32Array;
+      a.forEach((v, i) => expect(Math.abs(v - b[i]!)).toBeLessThan(1e-4));
+    }
+  }, 120_000);
+});

@@ -66,6 +66,11 @@ export class StepRunner {
     return this.stepNo;
   }
 
+  /** Whether every parameter and moment currently lives in device memory (WebGPU after a step). */
+  get stateOnDevice(): boolean {
+    return Object.values(this.state).every((v) => v.kind === 'device');
+  }
+
   async step(batch: Readonly<Record<string, HostTensor>>): Promise<StepResult> {
     const t0 = performance.now();
     const dtype = this.spec.dtype ?? 'float32';
