@@ -29,6 +29,12 @@ describe('startJsonServer', () => {
     expect(await post('/', JSON.stringify({ task_id: 'x'.repeat(200) }))).toMatchObject({ status: 413 });
     expect(await post('/crash', '{}')).toEqual({ status: 500, body: { error: 'internal error: boom' } });
   });
+
+  it("answers errors with 200 and {error} under errors: 'ok-with-error' (the reference servers' convention)", async () => {
+    running = await startJsonServer(({ body }) => ({ body: requireString(body, 'task_id') }), { errors: 'ok-with-error' });
+    expect(await post('/', '{"task_id": 3}')).toEqual({ status: 200, body: { error: 'field "task_id" must be a non-empty string' } });
+    expect(await post('/', '{nope')).toMatchObject({ status: 200, body: { error: expect.stringMatching(/not valid JSON/) } });
+  });
 });
 
 describe('EpisodeStore', () => {

@@ -33,6 +33,12 @@ export interface JsonServerOptions {
   /** 0 picks a free port. */
   port?: number;
   maxBodyBytes?: number;
+  /**
+   * How errors are answered. 'http' (default): their status (400, 404, …) with `{"error"}`.
+   * 'ok-with-error': HTTP 200 with `{"error"}`, the convention of the paper's ALFWorld and
+   * ScienceWorld env servers, which existing trainers' clients expect.
+   */
+  errors?: 'http' | 'ok-with-error';
 }
 
 export interface RunningServer {
@@ -44,8 +50,9 @@ export interface RunningServer {
 
 export async function startJsonServer(handler: JsonHandler, opts: JsonServerOptions = {}): Promise<RunningServer> {
   const maxBody = opts.maxBodyBytes ?? 1 << 20;
+  const errorStatus = opts.errors === 'ok-with-error' ? () => 200 : (status: number) => status;
   const server = createServer((req, res) => {
-    void serve(req, res, handler, maxBody);
+    void serve(req, res, handler, maxBody, errorStatus);
   });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -61,15 +68,15 @@ export async function startJsonServer(handler: JsonHandler, opts: JsonServerOpti
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, handler: JsonHandler, maxBody: number): Promise<void> {
+async function serve(req: IncomingMessage, res: ServerResponse, handler: JsonHandler, maxBody: number, errorStatus: (status: number) => number): Promise<void> {
   try {
     const body = await readJsonBody(req, maxBody);
     const path = (req.url ?? '/').split('?')[0]!;
     const reply = await handler({ method: req.method ?? 'GET', path, body });
     send(res, reply.status ?? 200, reply.body);
   } catch (e) {
-    if (e instanceof HttpError) send(res, e.status, { error: e.message });
-    else send(res, 500, { error: `internal error: ${e instanceof Error ? e.message : String(e)}` });
+    if (e instanceof HttpError) send(res, errorStatus(e.status), { error: e.message });
+    else send(res, errorStatus(500), { error: `internal error: ${e instanceof Error ? e.message : String(e)}` });
   }
 }
 

@@ -5,7 +5,7 @@ import { expertActions } from './expert/expert.js';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startSciworldServer({ port: 0 });
+  server = await startSciworldServer({ port: 0, errors: 'http' }); // statuses make the error cases visible
 });
 afterAll(async () => {
   await server.close();
@@ -37,5 +37,18 @@ describe('sciworld env server', () => {
     expect((await post({ task_id: 'boil' })).json.error).toMatch(/must look like "<task-name>_v<variation>"/);
     expect((await post({ task_id: 'boil_v99' })).json.error).toMatch(/variations 0..29/);
     expect(parseTaskId('grow-plant_v12_gen9')).toEqual({ task: 'grow-plant', variation: 12 });
+  });
+});
+
+describe('sciworld env server, reference error convention', () => {
+  it('answers errors with HTTP 200 and {"error"} by default, as the reference server does', async () => {
+    const ref = await startSciworldServer({ port: 0 });
+    try {
+      const res = await fetch(ref.url, { method: 'POST', body: JSON.stringify({ action: 'look' }) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ error: 'field "task_id" must be a non-empty string' });
+    } finally {
+      await ref.close();
+    }
   });
 });

@@ -10,6 +10,8 @@ export interface SciworldServerOptions {
   port?: number;
   host?: string;
   maxEpisodes?: number;
+  /** 'ok-with-error' (default, as the reference server): errors are HTTP 200 with {"error"}; 'http': 4xx/5xx. */
+  errors?: 'http' | 'ok-with-error';
 }
 
 /** Parses "boil_v12" or "boil_v12_gen3fa9c1" into (task, variation); 400 otherwise. */
@@ -51,6 +53,6 @@ export async function startSciworldServer(opts: SciworldServerOptions = {}): Pro
         body: { observation: r.observation, score: r.score, reward: r.reward, done: r.done, valid_actions: game.validActions().slice(0, 20), valid_objects: objects.slice(0, 20) },
       };
     },
-    { host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 },
+    { host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, errors: opts.errors ?? 'ok-with-error' },
   );
 }

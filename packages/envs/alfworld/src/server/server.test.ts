@@ -6,7 +6,7 @@ import { startAlfworldServer } from './server.js';
 
 let server: RunningServer;
 beforeAll(async () => {
-  server = await startAlfworldServer({ port: 0 });
+  server = await startAlfworldServer({ port: 0, errors: 'http' }); // statuses make the error cases visible
 });
 afterAll(async () => {
   await server.close();
@@ -58,5 +58,18 @@ describe('ALFWorld HTTP env server', () => {
     expect((await call('POST', '/teleport', { task_id: 'a' })).status).toBe(404);
     expect((await call('PUT', '/reset', { task_id: 'a' })).status).toBe(405);
     expect(await (await fetch(server.url + '/health')).text()).toBe('ok');
+  });
+});
+
+describe('ALFWorld HTTP env server, reference error convention', () => {
+  it('answers errors with HTTP 200 and {"error"} by default, as the reference server does', async () => {
+    const ref = await startAlfworldServer({ port: 0 });
+    try {
+      const res = await fetch(ref.url + '/step', { method: 'POST', body: JSON.stringify({ task_id: 'ghost', action: 'look' }) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ error: expect.stringContaining('ghost') });
+    } finally {
+      await ref.close();
+    }
   });
 });

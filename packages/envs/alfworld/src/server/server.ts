@@ -19,6 +19,8 @@ export interface AlfworldServerOptions {
   grammar?: Grammar;
   maxEpisodes?: number;
   maxSteps?: number;
+  /** 'ok-with-error' (default, as the reference server): errors are HTTP 200 with {"error"}; 'http': 4xx/5xx. */
+  errors?: 'http' | 'ok-with-error';
 }
 
 interface Live {
@@ -75,6 +77,6 @@ export async function startAlfworldServer(opts: AlfworldServerOptions = {}): Pro
       }
       throw new HttpError(404, `unknown path ${path}: use /reset, /step or /close`);
     },
-    { host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 },
+    { host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, errors: opts.errors ?? 'ok-with-error' },
   );
 }
