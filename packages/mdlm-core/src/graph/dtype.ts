@@ -82,3 +82,13 @@ export function float32ToFloat16Bits(value: number): number {
   }
   return sign | (exp << 10) | m;
 }
+
+/** IEEE half-precision bits → number (exact: every float16 is a float64). */
+export function float16BitsToNumber(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exp = (bits >>> 10) & 0x1f;
+  const mant = bits & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24; // subnormal
+  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}

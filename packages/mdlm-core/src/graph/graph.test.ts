@@ -112,3 +112,37 @@ describe('ONNX emission', () => {
     expect(Array.from(out.twice!.data as Float32Array)).toEqual([2, 4]);
   });
 });
+
+describe('float16', () => {
+  it('bit conversions round-trip and round to nearest even', () => {
+    for (const v of [0, -0, 1, -2.5, 65504, 6.103515625e-5, 5.960464477539063e-8, Infinity]) expect(G.float16BitsToNumber(G.float32ToFloat16Bits(v))).toBe(v);
+    expect(G.float16BitsToNumber(G.float32ToFloat16Bits(1 + 2 ** -11))).toBe(1); // tie → even
+    expect(G.float16BitsToNumber(G.float32ToFloat16Bits(1e6))).toBe(Infinity);
+  });
+
+  it('a float16 graph runs on the CPU and WebGPU providers and matches float64 to half precision', async () => {
+    const g = new G.Graph();
+    const a = g.input('a', 'float16', [4, 8]);
+    const b = g.input('b', 'float16', [8, 3]);
+    g.output('y', G.softmax(G.add(G.matmul(a, b), 1), -1));
+    const av = Array.from({ length: 32 }, (_, i) => Math.sin(i));
+    const bv = Array.from({ length: 24 }, (_, i) => Math.cos(i));
+    // Reference on the float16-rounded inputs, in float64.
+    const ar = av.map((v) => G.float16BitsToNumber(G.float32ToFloat16Bits(v)));
+    const br = bv.map((v) => G.float16BitsToNumber(G.float32ToFloat16Bits(v)));
+    const expected: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const row = [0, 1, 2].map((j) => 1 + ar.slice(i * 8, i * 8 + 8).reduce((s, x, k) => s + x * br[k * 3 + j]!, 0));
+      const m = Math.max(...row);
+      const e = row.map((x) => Math.exp(x - m));
+      expected.push(...e.map((x) => x / e.reduce((s, y) => s + y, 0)));
+    }
+    const { probeProvider } = await import('../runtime/index.js');
+    const webgpu = (await probeProvider('webgpu')).ok || process.env['CI'] === 'true';
+    for (const provider of webgpu ? (['cpu', 'webgpu'] as const) : (['cpu'] as const)) {
+      const out = await (await compile(g, provider))({ a: G.typedFrom('float16', av), b: G.typedFrom('float16', bv) });
+      const y = Array.from(out.y!.data as Uint16Array, G.float16BitsToNumber);
+      y.forEach((v, i) => expect(Math.abs(v - expected[i]!), `${provider} element ${i}`).toBeLessThan(4e-3));
+    }
+  });
+});
