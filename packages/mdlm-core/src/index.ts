@@ -5,3 +5,4 @@ export * from './nn/index.js';
 export * from './optim/index.js';
 export * from './train/index.js';
 export * from './runtime/index.js';
+export * from './objectives/index.js';

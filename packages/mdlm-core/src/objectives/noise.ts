@@ -1,0 +1,75 @@
+// The masked-diffusion forward process, drawn on the host from a seeded generator (so runs replay
+// exactly and do not depend on the provider): a mask ratio p per sequence, each eligible token
+// replaced by [MASK] with probability p, and the NELBO weight 1/p on the masked positions.
+// Linear schedule α_t = 1 − t with the ε floor of LLaDA/SDAR: p = (1 − ε)·t + ε, weight 1/p.
+// Reference facts: shared/reference/mdlm-algorithms.md §1.1, §1.2, §1.6.
+import { Rng } from '@diffworld/dataset';
+
+export interface NoiseOptions {
+  /** Id of the [MASK] token. */
+  maskId: number;
+  /** Floor of the mask ratio (default 1e-3). */
+  eps?: number;
+  /** One stratified t per sequence of the batch (MDLM's low-discrepancy draw; default true). */
+  antithetic?: boolean;
+  /** Guarantee one masked token per sequence that has any eligible token (SDAR; default true). */
+  atLeastOne?: boolean;
+}
+
+export interface NoisedBatch {
+  /** x_t: the inputs with masked positions replaced by maskId, [B·T] row-major. */
+  noised: BigInt64Array;
+  /** 1/p at masked positions, 0 elsewhere, [B·T]. */
+  weights: Float32Array;
+  /** The mask ratio p of each sequence, [B]. */
+  ratios: Float64Array;
+  /** Masked positions per sequence, [B]. */
+  maskedCount: Int32Array;
+}
+
+/** Mask ratios p_i = (1 − ε)·t_i + ε; antithetic: t_i = (u_i + i) / n with u_i ~ U(0, 1). */
+export function sampleMaskRatios(n: number, rng: Rng, opts: { eps?: number; antithetic?: boolean } = {}): Float64Array {
+  const eps = opts.eps ?? 1e-3;
+  if (!(eps > 0 && eps < 1)) throw new RangeError(`sampleMaskRatios: eps must lie in (0, 1), got ${eps}`);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = (opts.antithetic ?? true) ? (rng.float() + i) / n : rng.float();
+    out[i] = (1 - eps) * t + eps;
+  }
+  return out;
+}
+
+/**
+ * Noises a batch of B sequences of length T. `eligible[b·T + i]` marks the tokens that may be masked
+ * (response tokens for SFT: the prompt stays clean; all real tokens for pretraining).
+ */
+export function noiseBatch(ids: BigInt64Array, eligible: Uint8Array, batch: number, opts: NoiseOptions & { rng: Rng }): NoisedBatch {
+  if (ids.length % batch !== 0) throw new RangeError(`noiseBatch: ${ids.length} ids do not split into ${batch} sequences`);
+  if (eligible.length !== ids.length) throw new RangeError(`noiseBatch: eligible has ${eligible.length} entries for ${ids.length} ids`);
+  const T = ids.length / batch;
+  const ratios = sampleMaskRatios(batch, opts.rng, opts);
+  const noised = ids.slice();
+  const weights = new Float32Array(ids.length);
+  const maskedCount = new Int32Array(batch);
+  const maskId = BigInt(opts.maskId);
+  for (let b = 0; b < batch; b++) {
+    const p = ratios[b]!;
+    const candidates: number[] = [];
+    for (let i = b * T; i < (b + 1) * T; i++) {
+      if (!eligible[i]) continue;
+      candidates.push(i);
+      if (opts.rng.float() < p) {
+        noised[i] = maskId;
+        weights[i] = 1 / p;
+        maskedCount[b]!++;
+      }
+    }
+    if ((opts.atLeastOne ?? true) && maskedCount[b] === 0 && candidates.length > 0) {
+      const i = opts.rng.pick(candidates);
+      noised[i] = maskId;
+      weights[i] = 1 / p;
+      maskedCount[b] = 1;
+    }
+  }
+  return { noised, weights, ratios, maskedCount };
+}
