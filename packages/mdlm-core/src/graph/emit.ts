@@ -5,7 +5,7 @@ import { type DType, type TypedData, toBytes, typedFrom } from './dtype.js';
 import { topoOrder } from './autodiff.js';
 import type { EmitContext } from './op.js';
 import { GraphError, isStatic } from './shape.js';
-import type { Graph, Tensor } from './tensor.js';
+import type { Graph } from './tensor.js';
 import { type OnnxInitializer, type OnnxModel, type OnnxNode, encodeModel } from '../onnx/model.js';
 
 export const DEFAULT_OPSET = 18;
