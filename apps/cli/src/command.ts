@@ -68,6 +68,13 @@ export function intOpt(args: ParsedArgs, name: string, fallback: number): number
   return n;
 }
 
+/** An integer option that must be at least 1. */
+export function positiveIntOpt(args: ParsedArgs, name: string, fallback: number): number {
+  const n = intOpt(args, name, fallback);
+  if (n < 1) throw new UsageError(`--${name} must be a positive integer, got ${n}`);
+  return n;
+}
+
 export function positional(args: ParsedArgs, index: number, what: string): string {
   const v = args.positionals[index];
   if (v === undefined) throw new UsageError(`missing argument: ${what}`);

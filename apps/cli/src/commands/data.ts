@@ -19,7 +19,7 @@ import {
   type RowSource,
   type RowWriter,
 } from '@diffworld/dataset';
-import { EXIT, UsageError, intOpt, positional, requiredString, stringOpt, type Command, type CommandIO, type ParsedArgs } from '../command.js';
+import { EXIT, UsageError, intOpt, positiveIntOpt, positional, requiredString, stringOpt, type Command, type CommandIO, type ParsedArgs } from '../command.js';
 
 const SKIP_BAD = {
   'skip-bad': { type: 'boolean' },
@@ -57,8 +57,7 @@ function skippedNote(src: RowSource): string {
 function parquetOptions(args: ParsedArgs): ParquetWriteOptions {
   const codec = stringOpt(args, 'codec') ?? 'snappy';
   if (codec !== 'snappy' && codec !== 'none') throw new UsageError(`--codec must be snappy or none, got "${codec}"`);
-  const rowGroup = intOpt(args, 'row-group', 10_000);
-  if (rowGroup < 1) throw new UsageError(`--row-group must be ≥ 1, got ${rowGroup}`);
+  const rowGroup = positiveIntOpt(args, 'row-group', 10_000);
   return { codec: codec === 'snappy' ? 'SNAPPY' : 'UNCOMPRESSED', rowGroupRows: rowGroup, metaColumn: args.values['meta-column'] === true };
 }
 

@@ -2,7 +2,7 @@
 import { createInterface } from 'node:readline';
 import { AtomicFile, createRowWriter } from '@diffworld/dataset';
 import { withStepLimit } from '@diffworld/env-core';
-import { EXIT, UsageError, intOpt, positional, stringOpt, requiredString, type Command } from '../command.js';
+import { EXIT, UsageError, intOpt, positiveIntOpt, positional, stringOpt, requiredString, type Command } from '../command.js';
 import { ENVS, envAdapter, splitTasks } from './env/registry.js';
 
 const names = () => Object.keys(ENVS).join('|');
@@ -109,8 +109,7 @@ Example:
     const adapter = envAdapter(positional(args, 0, 'environment name'));
     const split = requiredString(args, 'split');
     splitTasks(adapter, split);
-    const episodes = intOpt(args, 'episodes', 100);
-    if (episodes < 1) throw new UsageError('--episodes must be at least 1');
+    const episodes = positiveIntOpt(args, 'episodes', 100);
     const out = requiredString(args, 'out');
     const writer = await createRowWriter(out);
     let rows = 0;

@@ -2,7 +2,7 @@
 // OpenAI-compatible endpoint) against the real engine on one split; writes the episode records,
 // the summary and the report.
 import { AGENT_ENV_NAMES, agentEnv, evaluateAgent, expertPolicy, randomPolicy, readMetricsJsonl, remotePolicy, writeAgentEvaluation, type Policy } from '@diffworld/eval';
-import { EXIT, UsageError, intOpt, numberOpt, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
+import { EXIT, UsageError, intOpt, positiveIntOpt, numberOpt, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
 
 const HELP = `Usage: diffworld eval agent --env ENV --policy POLICY --split SPLIT --out DIR [options]
 
@@ -83,8 +83,7 @@ const agentCommand: Command = {
     if (!splits.includes(split)) throw new UsageError(`unknown split "${split}" for ${env}: one of ${splits.join(', ')}`);
     const out = requiredString(args, 'out');
     const seed = intOpt(args, 'seed', 0);
-    const workers = intOpt(args, 'workers', 1);
-    if (workers < 1) throw new UsageError(`--workers must be at least 1, got ${workers}`);
+    const workers = positiveIntOpt(args, 'workers', 1);
     const limitText = stringOpt(args, 'limit');
     const limit = limitText === undefined ? undefined : intOpt(args, 'limit', 0);
     if (limit !== undefined && limit < 1) throw new UsageError(`--limit must be at least 1, got ${limit}`);

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRows, ShardWriter } from '@diffworld/dataset';
 import { TokenizerPool, Tokenizer, trainTokenizerFromFiles, writeTokenizerJson, type ChatMessage, type ChatTemplateOptions } from '@diffworld/tokenizer';
-import { EXIT, UsageError, intOpt, positional, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
+import { EXIT, UsageError, intOpt, positiveIntOpt, positional, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
 
 function chatOptions(args: ParsedArgs): ChatTemplateOptions {
   const lossOn = stringOpt(args, 'loss-on') ?? 'assistant';
@@ -11,12 +11,6 @@ function chatOptions(args: ParsedArgs): ChatTemplateOptions {
   const style = stringOpt(args, 'style') ?? 'chatml';
   if (style !== 'chatml' && style !== 'qwen') throw new UsageError(`--style must be "chatml" or "qwen", got "${style}"`);
   return { lossOn, style };
-}
-
-function positiveInt(args: ParsedArgs, name: string, fallback: number): number {
-  const n = intOpt(args, name, fallback);
-  if (n < 1) throw new UsageError(`--${name} must be a positive integer, got ${n}`);
-  return n;
 }
 
 const train: Command = {
@@ -49,7 +43,7 @@ const train: Command = {
     const data = (args.values['data'] as string[] | undefined) ?? [];
     if (data.length === 0) throw new UsageError('--data is required (one or more corpus files)');
     if (stringOpt(args, 'vocab-size') === undefined) throw new UsageError('--vocab-size is required');
-    const vocabSize = positiveInt(args, 'vocab-size', 0);
+    const vocabSize = positiveIntOpt(args, 'vocab-size', 0);
     const out = requiredString(args, 'out');
     const minFrequency = intOpt(args, 'min-frequency', 0);
     const { json, stats } = await trainTokenizerFromFiles(data, {
@@ -133,11 +127,11 @@ const tokenize: Command = {
     const input = positional(args, 0, 'IN');
     const tokenizerPath = requiredString(args, 'tokenizer');
     const outDir = requiredString(args, 'out');
-    const shardRows = positiveInt(args, 'shard-rows', 10_000);
+    const shardRows = positiveIntOpt(args, 'shard-rows', 10_000);
     const chat = chatOptions(args);
     Tokenizer.load(tokenizerPath); // fail here, with the field named, rather than in every worker
     const threadsOpt = stringOpt(args, 'threads');
-    const pool = new TokenizerPool({ tokenizerPath, ...(threadsOpt ? { threads: positiveInt(args, 'threads', 1) } : {}), shardRows: 256 });
+    const pool = new TokenizerPool({ tokenizerPath, ...(threadsOpt ? { threads: positiveIntOpt(args, 'threads', 1) } : {}), shardRows: 256 });
     mkdirSync(outDir, { recursive: true });
     let shard = 0;
     let writer: ShardWriter | undefined;
