@@ -496,13 +496,19 @@ const chemistryMix: Builder = (v, contents) => {
 
 // ---- biology -----------------------------------------------------------------------------
 
-const growFruit: Builder = (v, contents) => {
+/** The grow tasks' setup: a jar of 2–3 seeds of one species in a room, three soil pots in the greenhouse. */
+function placeSeeds(v: number, contents: Parameters<Builder>[1]): { species: string; room: RoomName } {
   const [si, ri, ni] = decode(v, [SEEDS.length, SEED_ROOMS.length, 2]);
   const species = SEEDS[si!]!;
   const room = SEED_ROOMS[ri!]!;
   const seeds = Array.from({ length: 2 + ni! }, (): Spawn => ({ kind: 'plant', species, stage: 0 }));
   contents[room].push({ kind: 'seed jar', contents: seeds });
   contents.greenhouse.push(...[1, 2, 3].map((i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i}`, contents: [sub('soil')] })));
+  return { species, room };
+}
+
+const growFruit: Builder = (v, contents) => {
+  const { species, room } = placeSeeds(v, contents);
   const plant = { kind: 'plant', species };
   return {
     description: `Your task is to grow a ${species}. This will require growing several plants, and them being crosspollinated to produce fruit.  Seeds can be found in the ${room}. To complete the task, focus on the grown ${species}.`,
@@ -522,12 +528,7 @@ const SEEDS = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach
 const SEED_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'workshop', 'art studio', 'hallway', 'bedroom', 'living room', 'outside', 'foundry'];
 
 const growPlant: Builder = (v, contents) => {
-  const [si, ri, ni] = decode(v, [SEEDS.length, SEED_ROOMS.length, 2]);
-  const species = SEEDS[si!]!;
-  const room = SEED_ROOMS[ri!]!;
-  const seeds = Array.from({ length: 2 + ni! }, (): Spawn => ({ kind: 'plant', species, stage: 0 }));
-  contents[room].push({ kind: 'seed jar', contents: seeds });
-  contents.greenhouse.push(...[1, 2, 3].map((i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i}`, contents: [sub('soil')] })));
+  const { species, room } = placeSeeds(v, contents);
   const seedMatch = { kind: 'plant', species };
   return {
     description: `Your task is to grow a ${species} plant from seed. Seeds can be found in the ${room}. First, focus on a seed. Then, make changes to the environment that grow the plant until it reaches the reproduction life stage.`,
