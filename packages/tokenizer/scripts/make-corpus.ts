@@ -6,7 +6,7 @@
 // (UPDATE_GOLDEN=1) and tools/golden/tokenizer_train.py outputs must be regenerated together.
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../src/io.js';
+import { writeFileAtomic } from '@diffworld/dataset';
 import { syntheticText } from '../src/synthetic.js';
 
 const dir = fileURLToPath(new URL('../../../test-data/tokenizer/', import.meta.url));

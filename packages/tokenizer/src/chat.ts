@@ -5,11 +5,10 @@
 import { TokenizerError } from './errors.js';
 import { SPECIAL_TOKENS } from './special.js';
 import type { Tokenizer } from './tokenizer.js';
+import type { ChatMessage } from '@diffworld/dataset';
 
-export interface ChatMessage {
-  role: string;
-  content: string;
-}
+// One message type for the workspace: the dataset package's (every chat row holds them).
+export type { ChatMessage };
 
 export interface ChatTemplateOptions {
   /** Append `<|im_start|>assistant\n` (the turn the model must write). Default false. */

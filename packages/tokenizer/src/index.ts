@@ -9,7 +9,7 @@ export { BYTE_LEVEL_ALPHABET, toByteLevel, fromByteLevel } from './bytelevel.js'
 export { QWEN_SPLIT_PATTERN, GPT2_SPLIT_PATTERN, compileSplitPattern } from './pretokenize.js';
 export { renderChat, encodeChat, chatTrainingTexts, type ChatMessage, type ChatTemplateOptions, type ChatEncoding } from './chat.js';
 export { readLinesKeepEnds, splitLinesKeepEnds } from './corpus.js';
-export { writeFileAtomic } from './io.js';
+export { writeFileAtomic } from '@diffworld/dataset';
 export { WordCounter } from './train/count.js';
 export { trainBpe, type BpeTrainOptions, type TrainedBpe } from './train/bpe.js';
 export { buildTokenizerJson, writeTokenizerJson } from './train/write.js';

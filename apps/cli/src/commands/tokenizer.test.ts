@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readShard } from '@diffworld/dataset';
+import { readShard, type ChatRow } from '@diffworld/dataset';
 import { Tokenizer, encodeChat } from '@diffworld/tokenizer';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../testing.js';
@@ -55,7 +55,7 @@ describe('diffworld tokenizer', () => {
   });
 
   it('data tokenize writes Arrow shards with ids and loss masks', async () => {
-    const rows = Array.from({ length: 25 }, (_, i) => ({
+    const rows = Array.from({ length: 25 }, (_, i): ChatRow => ({
       messages: [
         { role: 'system', content: `## ENVIRONMENT STATE\nroom ${i}` },
         { role: 'user', content: `look ${i}` },

@@ -1,12 +1,10 @@
 // The contracts every environment, world model and agent runner in DiffWorld speaks.
 // Small on purpose (TextWorld's Environment/Agent): anything optional is opt-in.
 
-export type Role = 'system' | 'user' | 'assistant' | 'tool';
+import type { ChatMessage } from '@diffworld/dataset';
 
-export interface ChatMessage {
-  role: Role;
-  content: string;
-}
+// One message type for the workspace: the dataset package's (every chat row holds them).
+export type { ChatMessage, Role } from '@diffworld/dataset';
 
 /**
  * A task split. Each env names its own (ScienceWorld: train/dev/test; AppWorld: train/dev/

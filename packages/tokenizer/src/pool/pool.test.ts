@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeChat } from '../chat.js';
+import { encodeChat, type ChatMessage } from '../chat.js';
 import { OURS_PATH } from '../testing.js';
 import { Tokenizer } from '../tokenizer.js';
 import { encodeTextsPacked, unpackRow } from './packed.js';
@@ -19,7 +19,7 @@ describe('TokenizerPool', () => {
   });
 
   it('encodes chats with loss masks', async () => {
-    const chats = Array.from({ length: 20 }, (_, i) => [
+    const chats = Array.from({ length: 20 }, (_, i): ChatMessage[] => [
       { role: 'user', content: `look ${i}` },
       { role: 'assistant', content: `You see ${i} things.` },
     ]);

@@ -1,7 +1,7 @@
 // Turns a trained BPE into a tokenizer.json in the layout the Python `tokenizers` library writes
 // (Qwen2-style: Split regex + ByteLevel pre-tokenizer, ByteLevel decoder, no normalizer so that
 // decode(encode(x)) == x), readable by @huggingface/tokenizers and by Python.
-import { writeFileAtomic } from '../io.js';
+import { writeFileAtomic } from '@diffworld/dataset';
 import { QWEN_SPLIT_PATTERN } from '../pretokenize.js';
 import type { TokenizerJson } from '../validate.js';
 import type { TrainedBpe } from './bpe.js';
