@@ -39,23 +39,39 @@ export function sampleMaskRatios(n: number, rng: Rng, opts: { eps?: number; anti
   return out;
 }
 
+/** A run of tokens that forms one sample: one mask ratio is drawn per segment (SDAR's rule for packed rows). */
+export interface Segment {
+  start: number;
+  length: number;
+}
+
 /**
  * Noises a batch of B sequences of length T. `eligible[b·T + i]` marks the tokens that may be masked
  * (response tokens for SFT: the prompt stays clean; all real tokens for pretraining).
  */
 export function noiseBatch(ids: BigInt64Array, eligible: Uint8Array, batch: number, opts: NoiseOptions & { rng: Rng }): NoisedBatch {
   if (ids.length % batch !== 0) throw new RangeError(`noiseBatch: ${ids.length} ids do not split into ${batch} sequences`);
-  if (eligible.length !== ids.length) throw new RangeError(`noiseBatch: eligible has ${eligible.length} entries for ${ids.length} ids`);
   const T = ids.length / batch;
-  const ratios = sampleMaskRatios(batch, opts.rng, opts);
+  return noiseSegments(ids, eligible, Array.from({ length: batch }, (_, b) => ({ start: b * T, length: T })), opts);
+}
+
+/**
+ * Noises packed samples: each segment of `ids` gets its own mask ratio (antithetic across the
+ * segments), and only its `eligible` tokens may be masked. Tokens outside every segment stay as they are.
+ * `ratios` and `maskedCount` are per segment.
+ */
+export function noiseSegments(ids: BigInt64Array, eligible: Uint8Array, segments: readonly Segment[], opts: NoiseOptions & { rng: Rng }): NoisedBatch {
+  if (eligible.length !== ids.length) throw new RangeError(`noiseSegments: eligible has ${eligible.length} entries for ${ids.length} ids`);
+  for (const s of segments) if (s.start < 0 || s.length < 0 || s.start + s.length > ids.length) throw new RangeError(`noiseSegments: segment [${s.start}, ${s.start + s.length}) lies outside ${ids.length} ids`);
+  const ratios = sampleMaskRatios(segments.length, opts.rng, opts);
   const noised = ids.slice();
   const weights = new Float32Array(ids.length);
-  const maskedCount = new Int32Array(batch);
+  const maskedCount = new Int32Array(segments.length);
   const maskId = BigInt(opts.maskId);
-  for (let b = 0; b < batch; b++) {
+  segments.forEach((seg, b) => {
     const p = ratios[b]!;
     const candidates: number[] = [];
-    for (let i = b * T; i < (b + 1) * T; i++) {
+    for (let i = seg.start; i < seg.start + seg.length; i++) {
       if (!eligible[i]) continue;
       candidates.push(i);
       if (opts.rng.float() < p) {
@@ -70,6 +86,6 @@ export function noiseBatch(ids: BigInt64Array, eligible: Uint8Array, batch: numb
       weights[i] = 1 / p;
       maskedCount[b] = 1;
     }
-  }
+  });
   return { noised, weights, ratios, maskedCount };
 }

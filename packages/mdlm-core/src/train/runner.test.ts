@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hostTensor } from '../runtime/index.js';
+import { cast } from '../graph/index.js';
 import { randn, rng } from '../graph/test-utils.js';
 import { crossEntropy, linear } from '../nn/functional.js';
 import { cosineWithWarmup } from '../optim/index.js';
@@ -78,4 +79,73 @@ describe('StepRunner on WebGPU', () => {
       a.forEach((v, i) => expect(Math.abs(v - b[i]!)).toBeLessThan(1e-4));
     }
   }, 120_000);
+});
+
+describe('StepRunner with gradient accumulation and resumed moments', () => {
+  const spec64: StepGraphSpec = {
+    ...spec,
+    dtype: 'float64',
+    batch: [{ name: 'x', dtype: 'float64', shape: [16, 8] }, ...spec.batch.slice(1)],
+    loss: (p, b) => ({ loss: crossEntropy(linear(b.x!, p.w!), b.y!, cast(b.m!, 'float64')).loss }),
+  };
+  const data = () => {
+    const next = rng(11);
+    const x = Float64Array.from(randn(next, 16 * 8));
+    const y = BigInt64Array.from({ length: 16 }, (_, i) => BigInt(i % 4));
+    return { x, y };
+  };
+  const batchOf = (x: Float64Array, y: BigInt64Array, from: number, to: number, f64 = false) => ({
+    x: f64 ? hostTensor('float64', x.slice(from * 8, to * 8), [to - from, 8]) : hostTensor('float32', Float32Array.from(x.subarray(from * 8, to * 8)), [to - from, 8]),
+    y: hostTensor('int64', y.slice(from, to), [to - from]),
+    m: hostTensor('float32', new Float32Array(to - from).fill(1), [to - from]),
+  });
+  const halfSpec = (s: StepGraphSpec): StepGraphSpec => ({
+    ...s,
+    batch: [
+      { name: 'x', dtype: s.batch[0]!.dtype, shape: [8, 8] },
+      { name: 'y', dtype: 'int64', shape: [8] },
+      { name: 'm', dtype: 'float32', shape: [8] },
+    ],
+  });
+
+  it('two micro-batches of 8 update exactly like one batch of 16 (float64)', async () => {
+    const { x, y } = data();
+    const init = { w: Float64Array.from({ length: 32 }, (_, i) => Math.sin(i)) };
+    const fused = await StepRunner.create(spec64, init, { provider: 'cpu', schedule: () => 0.05 });
+    const accum = await StepRunner.create(halfSpec(spec64), init, { provider: 'cpu', schedule: () => 0.05, gradAccum: 2 });
+    for (let s = 0; s < 3; s++) {
+      const a = await fused.step(batchOf(x, y, 0, 16, true));
+      const b = await accum.step([batchOf(x, y, 0, 8, true), batchOf(x, y, 8, 16, true)]);
+      expect(b.loss).toBeCloseTo(a.loss, 12);
+      expect(b.gradNorm).toBeCloseTo(a.gradNorm, 12);
+    }
+    const wa = (await fused.snapshot()).w!.data as Float64Array;
+    const wb = (await accum.snapshot()).w!.data as Float64Array;
+    for (let i = 0; i < 32; i++) expect(Math.abs(wa[i]! - wb[i]!)).toBeLessThan(1e-12);
+    await expect(accum.step(batchOf(x, y, 0, 8, true))).rejects.toThrow('needs 2 micro-batch(es), got 1');
+  });
+
+  it('a run restarted from its parameters, moments and step number continues bit for bit', async () => {
+    const { x, y } = data();
+    const init = { w: new Float32Array(32) };
+    const whole = await StepRunner.create(spec, init, { provider: 'cpu', schedule: cosineWithWarmup({ lr: 0.1, warmup: 2, total: 6 }) });
+    for (let s = 0; s < 6; s++) await whole.step(batchOf(x, y, 0, 16));
+    const first = await StepRunner.create(spec, init, { provider: 'cpu', schedule: cosineWithWarmup({ lr: 0.1, warmup: 2, total: 6 }) });
+    for (let s = 0; s < 3; s++) await first.step(batchOf(x, y, 0, 16));
+    const snap = await first.snapshot();
+    const data32 = (k: string) => snap[k]!.data as Float32Array;
+    const second = await StepRunner.create(spec, { w: data32('w') }, {
+      provider: 'cpu', schedule: cosineWithWarmup({ lr: 0.1, warmup: 2, total: 6 }), startStep: first.nextStep,
+      moments: { 'adam_m.w': data32('adam_m.w'), 'adam_v.w': data32('adam_v.w') },
+    });
+    for (let s = 0; s < 3; s++) await second.step(batchOf(x, y, 0, 16));
+    expect(Array.from((await second.snapshot()).w!.data)).toEqual(Array.from((await whole.snapshot()).w!.data));
+  });
+
+  it('evaluates the loss of the current parameters without updating them', async () => {
+    const { x, y } = data();
+    const runner = await StepRunner.create(spec, { w: new Float32Array(32) }, { provider: 'cpu' });
+    expect(await runner.evaluate(batchOf(x, y, 0, 16))).toBeCloseTo(Math.log(4), 5);
+    expect(runner.nextStep).toBe(1);
+  });
 });
