@@ -139,7 +139,7 @@ describe('StepRunner with gradient accumulation and resumed moments', () => {
       moments: { 'adam_m.w': data32('adam_m.w'), 'adam_v.w': data32('adam_v.w') },
     });
     for (let s = 0; s < 3; s++) await second.step(batchOf(x, y, 0, 16));
-    expect(Array.from((await second.snapshot()).w!.data)).toEqual(Array.from((await whole.snapshot()).w!.data));
+    expect(Array.from((await second.snapshot()).w!.data as Float32Array)).toEqual(Array.from((await whole.snapshot()).w!.data as Float32Array));
   });
 
   it('evaluates the loss of the current parameters without updating them', async () => {
