@@ -1,0 +1,141 @@
+// The three world-model objectives as step-graph specs over packed batches, and the host side that
+// turns a packed batch into their feeds (noising, positions, the attention bias of the layout).
+//   ar    causal attention inside each sample; next-token loss on the target tokens.
+//   mdlm  bidirectional attention inside each sample; masked-diffusion NELBO on masked targets.
+//   bd3   SDAR/BD3-LM block diffusion: one pass over [x_t ; x_0] (2T tokens), noisy block b sees
+//         itself and the clean blocks before it, the clean stream is block-causal; loss on x_t.
+// Packed samples never see each other, positions restart at 0 in every sample, and blocks are
+// counted from the start of each sample (examples are padded to whole blocks, so they stay aligned).
+import type { Rng } from '@diffworld/dataset';
+import { type Tensor, gather, reshape, slice, unsqueeze } from '../graph/index.js';
+import { ropeTables } from '../nn/functional.js';
+import { type TransformerConfig, headDimOf, transformerForward, transformerParams } from '../nn/transformer.js';
+import { blockDiffusionAllowed } from '../objectives/block-diffusion.js';
+import { maskedDiffusionLoss, nextTokenLoss } from '../objectives/loss.js';
+import { noiseSegments } from '../objectives/noise.js';
+import { type HostTensor, hostTensor } from '../runtime/index.js';
+import type { Objective, PackedBatch } from './data.js';
+import type { StepGraphSpec } from './step.js';
+
+export interface ObjectiveSpec {
+  objective: Objective;
+  model: TransformerConfig;
+  /** Rows per (micro-)batch and tokens per row. */
+  batch: number;
+  length: number;
+  blockLength: number;
+  maskId: number;
+}
+
+const NEG = -1e9;
+
+/** Length of the sequence the model sees: 2T for bd3's [x_t ; x_0], T otherwise. */
+export const modelLength = (s: ObjectiveSpec) => (s.objective === 'bd3' ? 2 * s.length : s.length);
+
+export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'optimizer' | 'clipNorm'> = {}): StepGraphSpec {
+  const S = modelLength(s);
+  const B = s.batch, T = s.length;
+  const diffusion = s.objective !== 'ar';
+  const hd = headDimOf(s.model);
+  const tables = ropeTables(T, hd, s.model.ropeTheta);
+  return {
+    params: transformerParams(s.model),
+    batch: [
+      { name: 'input_ids', dtype: 'int64', shape: [B, S] },
+      { name: 'position_ids', dtype: 'int64', shape: [B, S] },
+      { name: 'attention_bias', dtype: 'float32', shape: [B, 1, S, S] },
+      { name: 'loss_weights', dtype: 'float32', shape: [B, T] },
+      ...(diffusion
+        ? [
+            { name: 'targets', dtype: 'int64' as const, shape: [B, T] },
+            { name: 'normalizer', dtype: 'float32' as const, shape: [] },
+          ]
+        : []),
+    ],
+    loss: (p, b) => {
+      const g = b.input_ids!.graph;
+      const rope = (table: Float64Array): Tensor => unsqueeze(gather(g.constant(table, 'float32', [T, hd]), b.position_ids!, 0), [1]); // (B, 1, S, hd)
+      const logits = transformerForward(s.model, p, { inputIds: b.input_ids!, mask: b.attention_bias!, cos: rope(tables.cos), sin: rope(tables.sin) });
+      if (!diffusion) return { loss: nextTokenLoss(logits, b.input_ids!, b.loss_weights!) };
+      const V = s.model.vocabSize;
+      const noisy = s.objective === 'bd3' ? slice(logits, [0], [T], [1]) : logits; // loss on the x_t half only
+      return { loss: maskedDiffusionLoss(reshape(noisy, [B * T, V]), reshape(b.targets!, [-1]), reshape(b.loss_weights!, [-1]), b.normalizer!, s.maskId) };
+    },
+    ...opts,
+  };
+}
+
+/** Whether query i may attend to key j of one row under the objective's layout ([B·S] indexing per row). */
+function allowedFn(s: ObjectiveSpec, row: PackedBatch, r: number): (q: number, k: number) => boolean {
+  const T = s.length;
+  const base = r * T;
+  const sample = (i: number) => row.sample[base + (i % T)]!;
+  const pos = (i: number) => Number(row.positions[base + (i % T)]!);
+  switch (s.objective) {
+    case 'ar':
+      return (q, k) => (sample(q) < 0 ? q === k : sample(q) === sample(k) && k <= q);
+    case 'mdlm':
+      return (q, k) => (sample(q) < 0 ? q === k : sample(q) === sample(k));
+    case 'bd3':
+      // Positions inside a sample are multiples of the block from its start; map both streams onto
+      // the sample's own 2n layout so blockDiffusionAllowed's index rules apply unchanged.
+      return (q, k) => {
+        if (sample(q) < 0) return q === k;
+        if (sample(q) !== sample(k)) return false;
+        const L = 1 << 30; // any length above every position: only block indices and streams matter
+        return blockDiffusionAllowed(pos(q) + (q >= T ? L : 0), pos(k) + (k >= T ? L : 0), L, s.blockLength);
+      };
+  }
+}
+
+/** The additive attention bias [B, 1, S, S] of a packed batch. */
+export function attentionBias(s: ObjectiveSpec, packed: PackedBatch): Float32Array {
+  const S = modelLength(s);
+  const out = new Float32Array(packed.batch * S * S);
+  for (let r = 0; r < packed.batch; r++) {
+    const allowed = allowedFn(s, packed, r);
+    const base = r * S * S;
+    for (let q = 0; q < S; q++) for (let k = 0; k < S; k++) if (!allowed(q, k)) out[base + q * S + k] = NEG;
+  }
+  return out;
+}
+
+/**
+ * Feeds for one packed batch. Diffusion objectives draw their noise from `rng` (one mask ratio
+ * per sample, only target tokens masked, 1/p weights, normalised by the batch's target tokens).
+ */
+export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng): Record<string, HostTensor> {
+  if (packed.batch !== s.batch || packed.length !== s.length) throw new RangeError(`objectiveFeeds: batch is ${packed.batch}×${packed.length}, the graph takes ${s.batch}×${s.length}`);
+  const B = s.batch, T = s.length, S = modelLength(s);
+  const common = {
+    attention_bias: hostTensor('float32', attentionBias(s, packed), [B, 1, S, S]),
+  };
+  if (s.objective === 'ar') {
+    return {
+      ...common,
+      input_ids: hostTensor('int64', packed.ids, [B, T]),
+      position_ids: hostTensor('int64', packed.positions, [B, T]),
+      loss_weights: hostTensor('float32', Float32Array.from(packed.target), [B, T]),
+    };
+  }
+  const { noised, weights } = noiseSegments(packed.ids, packed.target, packed.segments, { maskId: s.maskId, rng });
+  let ids = noised, positions = packed.positions;
+  if (s.objective === 'bd3') {
+    ids = new BigInt64Array(B * S);
+    positions = new BigInt64Array(B * S);
+    for (let r = 0; r < B; r++) {
+      ids.set(noised.subarray(r * T, (r + 1) * T), r * S);
+      ids.set(packed.ids.subarray(r * T, (r + 1) * T), r * S + T);
+      positions.set(packed.positions.subarray(r * T, (r + 1) * T), r * S);
+      positions.set(packed.positions.subarray(r * T, (r + 1) * T), r * S + T);
+    }
+  }
+  return {
+    ...common,
+    input_ids: hostTensor('int64', ids, [B, S]),
+    position_ids: hostTensor('int64', positions, [B, S]),
+    targets: hostTensor('int64', packed.ids, [B, T]),
+    loss_weights: hostTensor('float32', weights, [B, T]),
+    normalizer: hostTensor('float32', Float32Array.of(Math.max(packed.targetTokens, 1)), []),
+  };
+}
