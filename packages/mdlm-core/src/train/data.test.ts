@@ -84,7 +84,7 @@ describe('attention layouts of packed batches', () => {
       const s = spec(objective, 16);
       const S = objective === 'bd3' ? 32 : 16;
       const bias = attentionBias(s, packed);
-      const row = (q: number) => Array.from(bias.subarray(q * S, (q + 1) * S), (v) => (v === 0 ? 1 : 0));
+      const row = (q: number): number[] => Array.from(bias.subarray(q * S, (q + 1) * S), (v) => (v === 0 ? 1 : 0));
       const sampleOf = (i: number) => packed.sample[i % 16]!;
       for (let q = 0; q < S; q++) {
         const seen = row(q);
