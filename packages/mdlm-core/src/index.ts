@@ -6,4 +6,5 @@ export * from './optim/index.js';
 export * from './train/index.js';
 export * from './runtime/index.js';
 export * from './objectives/index.js';
+export * from './checkpoint/index.js';
 export * from './sampling/index.js';

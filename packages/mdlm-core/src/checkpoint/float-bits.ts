@@ -1,0 +1,60 @@
+// Whole-array conversions between float32 and the two 16-bit float formats checkpoints store.
+// Scalar half-precision rounding lives in graph/dtype.ts; this file adds bfloat16 and the
+// array forms, written over Uint32 views so a multi-million-element tensor converts in one pass.
+import { float16BitsToNumber, float32ToFloat16Bits } from '../graph/dtype.js';
+
+/** float32 → bfloat16 bits, round to nearest even; NaN stays NaN (sign kept, quiet bit set). */
+export function float32ToBfloat16Bits(value: number): number {
+  SCALAR_F32[0] = value;
+  return bitsToBfloat16(SCALAR_U32[0]!);
+}
+
+/** bfloat16 bits → number (exact: a bfloat16 is the top half of a float32). */
+export function bfloat16BitsToNumber(bits: number): number {
+  SCALAR_U32[0] = (bits & 0xffff) << 16;
+  return SCALAR_F32[0]!;
+}
+
+const SCALAR_F32 = new Float32Array(1);
+const SCALAR_U32 = new Uint32Array(SCALAR_F32.buffer);
+
+function bitsToBfloat16(x: number): number {
+  // A NaN whose payload sits only in the low 16 bits would truncate to Inf: force the quiet bit.
+  if ((x & 0x7fffffff) >>> 0 > 0x7f800000) return ((x >>> 16) | 0x0040) & 0xffff;
+  // Adding 0x7fff plus the kept LSB rounds half-way cases to the even neighbour; finite values
+  // past the largest bfloat16 carry into the exponent and become ±Inf, as IEEE rounding does.
+  return ((x + 0x7fff + ((x >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+/** Encodes float32 values as bfloat16 bits (round to nearest even). */
+export function encodeBfloat16(src: Float32Array, out = new Uint16Array(src.length)): Uint16Array {
+  const bits = new Uint32Array(src.buffer, src.byteOffset, src.length);
+  for (let i = 0; i < bits.length; i++) out[i] = bitsToBfloat16(bits[i]!);
+  return out;
+}
+
+/** Decodes bfloat16 bits to float32 (bits << 16, exact). */
+export function decodeBfloat16(src: Uint16Array, out = new Float32Array(src.length)): Float32Array {
+  const bits = new Uint32Array(out.buffer, out.byteOffset, out.length);
+  for (let i = 0; i < src.length; i++) bits[i] = src[i]! << 16;
+  return out;
+}
+
+/** Encodes float32 values as IEEE half bits (round to nearest even, overflow → ±Inf). */
+export function encodeFloat16(src: Float32Array, out = new Uint16Array(src.length)): Uint16Array {
+  for (let i = 0; i < src.length; i++) out[i] = float32ToFloat16Bits(src[i]!);
+  return out;
+}
+
+let halfTable: Float32Array | undefined;
+
+/** Decodes IEEE half bits to float32 (exact: every half is a float32) through a 65,536-entry table. */
+export function decodeFloat16(src: Uint16Array, out = new Float32Array(src.length)): Float32Array {
+  if (halfTable === undefined) {
+    halfTable = new Float32Array(0x10000);
+    for (let b = 0; b < 0x10000; b++) halfTable[b] = float16BitsToNumber(b);
+  }
+  const table = halfTable;
+  for (let i = 0; i < src.length; i++) out[i] = table[src[i]!]!;
+  return out;
+}
