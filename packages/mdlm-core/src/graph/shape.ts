@@ -25,6 +25,18 @@ export function formatShape(shape: Shape): string {
   return `[${shape.join(', ')}]`;
 }
 
+/**
+ * Length of a concatenation: a number when every part is static, else the named parts joined by
+ * '+' with the static ones summed last (`sumDims(['past', 4])` = 'past+4'), e.g. a KV cache grown by
+ * the new tokens. Name a graph input's dim this way to match it.
+ */
+export function sumDims(dims: readonly Dim[]): Dim {
+  const named = dims.filter((d): d is string => typeof d === 'string');
+  const fixed = dims.filter((d): d is number => typeof d === 'number').reduce((a, b) => a + b, 0);
+  if (named.length === 0) return fixed;
+  return fixed === 0 ? named.join('+') : [...named, String(fixed)].join('+');
+}
+
 /** Numpy broadcasting; a named dim matches itself or 1. */
 export function broadcastShapes(op: string, a: Shape, b: Shape): Dim[] {
   const n = Math.max(a.length, b.length);

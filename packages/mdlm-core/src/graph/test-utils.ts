@@ -3,6 +3,7 @@ import { InferenceSession, Tensor as OrtTensor } from 'onnxruntime-node';
 import type { DType, TypedData } from './dtype.js';
 import { emitOnnx } from './emit.js';
 import type { Graph } from './tensor.js';
+import { ORT_CONFIG_ENTRIES } from '../runtime/session.js';
 
 export interface HostTensor {
   data: TypedData;
@@ -16,7 +17,7 @@ export type Runner = (feeds: Record<string, TypedData>) => Promise<Record<string
 /** Emits the graph once and returns a function that runs it on one ORT provider (CPU by default). */
 export async function compile(graph: Graph, provider: 'cpu' | 'webgpu' = 'cpu'): Promise<Runner> {
   const { bytes } = emitOnnx(graph);
-  const session = await InferenceSession.create(bytes, { executionProviders: [provider] });
+  const session = await InferenceSession.create(bytes, { executionProviders: [provider], extra: { ...ORT_CONFIG_ENTRIES } });
   const inputs = new Map(graph.inputs.map((t) => [(t.source as { name: string }).name, t]));
   return async (feeds) => {
     const ortFeeds: Record<string, OrtTensor> = {};

@@ -1,10 +1,13 @@
-// A LLaMA/Qwen-style decoder: token embedding → N × pre-norm blocks (RMSNorm, RoPE, grouped-query
-// attention, SwiGLU) → final RMSNorm → LM head. Parameter names are Hugging Face's, so
-// safetensors checkpoints load without renaming. References: HF transformers' modeling_llama.py,
-// nanoGPT's model.py (structure only).
-import { type Tensor, gather, reshape, transpose, add } from '../graph/index.js';
+// A LLaMA/Mistral/Qwen2/Qwen3-style decoder: token embedding → N × pre-norm blocks (RMSNorm,
+// RoPE, grouped-query attention, SwiGLU) → final RMSNorm → LM head. Parameter names are Hugging
+// Face's, so safetensors checkpoints load without renaming. Options cover what those families
+// differ in: tied embeddings, q/k/v(/o) and MLP biases, Qwen3's per-head q/k RMSNorm, and an
+// optional KV cache for decoding. References: HF transformers' modeling_llama.py / modeling_qwen3.py
+// (structure only).
+import { type Tensor, add, concat, gather, mul, reshape, transpose } from '../graph/index.js';
 import type { ParamSpec } from '../train/step.js';
-import { applyRope, attention, linear, rmsNorm, swiglu } from './functional.js';
+import type { RopeScaling } from './config.js';
+import { applyRope, attention, linear, rmsNorm, silu } from './functional.js';
 
 export interface TransformerConfig {
   vocabSize: number;
@@ -18,6 +21,20 @@ export interface TransformerConfig {
   ffnDim: number;
   ropeTheta: number;
   rmsEps: number;
+  /** One matrix `model.embed_tokens.weight` serves as input embedding and LM head (no `lm_head.weight`). */
+  tieEmbeddings?: boolean;
+  /** Biases on q_proj, k_proj and v_proj. */
+  attentionBias?: boolean;
+  /** Bias on o_proj (LLaMA's and Qwen3's attention_bias set both; Qwen2 has q/k/v biases only). */
+  attentionOutBias?: boolean;
+  /** Biases on gate_proj, up_proj and down_proj (LLaMA's mlp_bias). */
+  mlpBias?: boolean;
+  /** Qwen3: RMSNorm over each head of q and k (`q_norm`, `k_norm`, weight [headDim]) before RoPE. */
+  qkNorm?: boolean;
+  /** RoPE scaling used by `ropeTablesAt` (default: none). */
+  ropeScaling?: RopeScaling;
+  /** max_position_embeddings; needed by dynamic RoPE. */
+  maxPositions?: number;
 }
 
 export const headDimOf = (c: TransformerConfig) => c.headDim ?? c.dModel / c.nHeads;
@@ -30,59 +47,118 @@ export function validateConfig(c: TransformerConfig): void {
   if (c.nHeads % c.nKvHeads !== 0) bad(`nHeads (${c.nHeads}) must be a multiple of nKvHeads (${c.nKvHeads})`);
   const hd = headDimOf(c);
   if (!Number.isInteger(hd) || hd % 2 !== 0) bad(`head dimension must be an even integer, got ${hd}`);
+  if (!(c.rmsEps > 0)) bad(`rmsEps must be > 0, got ${c.rmsEps}`);
 }
 
 const layer = (i: number, rest: string) => `model.layers.${i}.${rest}`;
 
-/** Parameter names and shapes; norm weights are excluded from weight decay. */
+/** Parameter names (Hugging Face's) and shapes; norm weights and biases are excluded from weight decay. */
 export function transformerParams(c: TransformerConfig): ParamSpec[] {
   validateConfig(c);
   const hd = headDimOf(c);
   const specs: ParamSpec[] = [{ name: 'model.embed_tokens.weight', shape: [c.vocabSize, c.dModel] }];
+  const proj = (i: number, name: string, out: number, inp: number, bias: boolean | undefined) => {
+    specs.push({ name: layer(i, `${name}.weight`), shape: [out, inp] });
+    if (bias) specs.push({ name: layer(i, `${name}.bias`), shape: [out], decay: false });
+  };
   for (let i = 0; i < c.nLayers; i++) {
-    specs.push(
-      { name: layer(i, 'input_layernorm.weight'), shape: [c.dModel], decay: false },
-      { name: layer(i, 'self_attn.q_proj.weight'), shape: [c.nHeads * hd, c.dModel] },
-      { name: layer(i, 'self_attn.k_proj.weight'), shape: [c.nKvHeads * hd, c.dModel] },
-      { name: layer(i, 'self_attn.v_proj.weight'), shape: [c.nKvHeads * hd, c.dModel] },
-      { name: layer(i, 'self_attn.o_proj.weight'), shape: [c.dModel, c.nHeads * hd] },
-      { name: layer(i, 'post_attention_layernorm.weight'), shape: [c.dModel], decay: false },
-      { name: layer(i, 'mlp.gate_proj.weight'), shape: [c.ffnDim, c.dModel] },
-      { name: layer(i, 'mlp.up_proj.weight'), shape: [c.ffnDim, c.dModel] },
-      { name: layer(i, 'mlp.down_proj.weight'), shape: [c.dModel, c.ffnDim] },
-    );
+    specs.push({ name: layer(i, 'input_layernorm.weight'), shape: [c.dModel], decay: false });
+    proj(i, 'self_attn.q_proj', c.nHeads * hd, c.dModel, c.attentionBias);
+    proj(i, 'self_attn.k_proj', c.nKvHeads * hd, c.dModel, c.attentionBias);
+    proj(i, 'self_attn.v_proj', c.nKvHeads * hd, c.dModel, c.attentionBias);
+    proj(i, 'self_attn.o_proj', c.dModel, c.nHeads * hd, c.attentionOutBias);
+    if (c.qkNorm) specs.push({ name: layer(i, 'self_attn.q_norm.weight'), shape: [hd], decay: false }, { name: layer(i, 'self_attn.k_norm.weight'), shape: [hd], decay: false });
+    specs.push({ name: layer(i, 'post_attention_layernorm.weight'), shape: [c.dModel], decay: false });
+    proj(i, 'mlp.gate_proj', c.ffnDim, c.dModel, c.mlpBias);
+    proj(i, 'mlp.up_proj', c.ffnDim, c.dModel, c.mlpBias);
+    proj(i, 'mlp.down_proj', c.dModel, c.ffnDim, c.mlpBias);
   }
-  specs.push({ name: 'model.norm.weight', shape: [c.dModel], decay: false }, { name: 'lm_head.weight', shape: [c.vocabSize, c.dModel] });
+  specs.push({ name: 'model.norm.weight', shape: [c.dModel], decay: false });
+  if (!c.tieEmbeddings) specs.push({ name: 'lm_head.weight', shape: [c.vocabSize, c.dModel] });
   return specs;
 }
 
+/** The Hugging Face tensor names of a config's parameters, in `transformerParams` order. */
+export const hfParamNames = (c: TransformerConfig): string[] => transformerParams(c).map((p) => p.name);
+
+/** Keys and values of one layer, [B, nKvHeads, S, headDim]; keys already carry their RoPE rotation. */
+export interface KvPair {
+  key: Tensor;
+  value: Tensor;
+}
+
 export interface ForwardInputs {
-  /** int64 [B, T] */
+  /** int64 [B, T]: the new tokens (all tokens when there is no cache). */
   inputIds: Tensor;
-  /** Additive attention mask broadcastable to [B, H, T, T]. */
+  /**
+   * Additive attention mask broadcastable to [B, H, T, P + T] (0 = attend, large negative = not):
+   * rows are the new tokens, columns the cached positions then the new ones. With a dynamic past
+   * length named `past`, the last dim of a mask input is `sumDims(['past', T])` = 'past+T'.
+   */
   mask: Tensor;
-  /** RoPE tables [T, hd] for the positions of the sequence. */
+  /** RoPE rows of the new tokens' positions: [T, hd], or [B, 1, T, hd] when rows differ per sequence. */
   cos: Tensor;
   sin: Tensor;
+  /** Per-layer cache from earlier calls (`present` of the previous step); omit for a full pass. */
+  past?: readonly KvPair[];
 }
 
-function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: number, x: Tensor, inp: ForwardInputs): Tensor {
+export interface ForwardOutputs {
+  /** [B, T, V] for the new tokens. */
+  logits: Tensor;
+  /** Per layer: the past concatenated with the new tokens' keys/values, [B, Hkv, P + T, hd] — feed it back as `past`. */
+  present: KvPair[];
+}
+
+function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: number, x: Tensor, inp: ForwardInputs): { x: Tensor; kv: KvPair } {
   const [b, t] = inp.inputIds.shape;
   const hd = headDimOf(c);
-  const heads = (y: Tensor, n: number) => transpose(reshape(y, [b!, t!, n, hd]), [0, 2, 1, 3]); // (B, n, T, hd)
-  const h = rmsNorm(x, p[layer(i, 'input_layernorm.weight')]!, c.rmsEps);
-  const q = applyRope(heads(linear(h, p[layer(i, 'self_attn.q_proj.weight')]!), c.nHeads), inp.cos, inp.sin);
-  const k = applyRope(heads(linear(h, p[layer(i, 'self_attn.k_proj.weight')]!), c.nKvHeads), inp.cos, inp.sin);
-  const v = heads(linear(h, p[layer(i, 'self_attn.v_proj.weight')]!), c.nKvHeads);
-  const o = reshape(transpose(attention(q, k, v, inp.mask), [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
-  const x1 = add(x, linear(o, p[layer(i, 'self_attn.o_proj.weight')]!));
-  const h2 = rmsNorm(x1, p[layer(i, 'post_attention_layernorm.weight')]!, c.rmsEps);
-  return add(x1, swiglu(h2, p[layer(i, 'mlp.gate_proj.weight')]!, p[layer(i, 'mlp.up_proj.weight')]!, p[layer(i, 'mlp.down_proj.weight')]!));
+  const w = (name: string) => p[layer(i, name)]!;
+  const opt = (name: string) => p[layer(i, name)];
+  const split = (y: Tensor, n: number) => reshape(y, [b!, t!, n, hd]); // (B, T, n, hd)
+  const heads = (y: Tensor) => transpose(y, [0, 2, 1, 3]); // (B, n, T, hd)
+  const h = rmsNorm(x, w('input_layernorm.weight'), c.rmsEps);
+  let q = split(linear(h, w('self_attn.q_proj.weight'), opt('self_attn.q_proj.bias')), c.nHeads);
+  let k = split(linear(h, w('self_attn.k_proj.weight'), opt('self_attn.k_proj.bias')), c.nKvHeads);
+  if (c.qkNorm) {
+    q = rmsNorm(q, w('self_attn.q_norm.weight'), c.rmsEps);
+    k = rmsNorm(k, w('self_attn.k_norm.weight'), c.rmsEps);
+  }
+  const qr = applyRope(heads(q), inp.cos, inp.sin);
+  const kNew = applyRope(heads(k), inp.cos, inp.sin);
+  const vNew = heads(split(linear(h, w('self_attn.v_proj.weight'), opt('self_attn.v_proj.bias')), c.nKvHeads));
+  const past = inp.past?.[i];
+  const kv: KvPair = past ? { key: concat([past.key, kNew], 2), value: concat([past.value, vNew], 2) } : { key: kNew, value: vNew };
+  const o = reshape(transpose(attention(qr, kv.key, kv.value, inp.mask), [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
+  const x1 = add(x, linear(o, w('self_attn.o_proj.weight'), opt('self_attn.o_proj.bias')));
+  const h2 = rmsNorm(x1, w('post_attention_layernorm.weight'), c.rmsEps);
+  // SwiGLU: down(silu(gate(h)) ⊙ up(h)), each projection with its bias when mlpBias is set.
+  const gate = linear(h2, w('mlp.gate_proj.weight'), opt('mlp.gate_proj.bias'));
+  const up = linear(h2, w('mlp.up_proj.weight'), opt('mlp.up_proj.bias'));
+  const mlp = linear(mul(silu(gate), up), w('mlp.down_proj.weight'), opt('mlp.down_proj.bias'));
+  return { x: add(x1, mlp), kv };
 }
 
-/** Logits [B, T, V]. */
+/**
+ * The decoder with an optional KV cache: logits of the new tokens and, per layer, the keys/values
+ * to feed back as `past` next time (past ++ new). Shapes may use named dims (batch, past length)
+ * for inference graphs; training graphs use static shapes and ignore `present`.
+ */
+export function decoderForward(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, inp: ForwardInputs): ForwardOutputs {
+  if (inp.past && inp.past.length !== c.nLayers) throw new RangeError(`decoderForward: past has ${inp.past.length} layers, the model ${c.nLayers}`);
+  const embed = p['model.embed_tokens.weight']!;
+  let x = gather(embed, inp.inputIds, 0); // (B, T, D)
+  const present: KvPair[] = [];
+  for (let i = 0; i < c.nLayers; i++) {
+    const r = block(c, p, i, x, inp);
+    x = r.x;
+    present.push(r.kv);
+  }
+  const head = c.tieEmbeddings ? embed : p['lm_head.weight']!;
+  return { logits: linear(rmsNorm(x, p['model.norm.weight']!, c.rmsEps), head), present };
+}
+
+/** Logits [B, T, V] (no cache): the training forward. */
 export function transformerForward(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, inp: ForwardInputs): Tensor {
-  let x = gather(p['model.embed_tokens.weight']!, inp.inputIds, 0); // (B, T, D)
-  for (let i = 0; i < c.nLayers; i++) x = block(c, p, i, x, inp);
-  return linear(rmsNorm(x, p['model.norm.weight']!, c.rmsEps), p['lm_head.weight']!);
+  return decoderForward(c, p, inp).logits;
 }

@@ -79,9 +79,21 @@ function placementOf(outputs: SessionOptions['outputs'], provider: ProviderName)
   return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, loc(v)]));
 }
 
+/**
+ * Graph rewrites of ONNX Runtime that we switch off. QuickGeluFusion turns x·sigmoid(x) (our SiLU)
+ * into com.microsoft.QuickGelu, which has only a float32 kernel on the CPU provider, so a float64
+ * inference graph would fail to load; the fused kernel gains little next to the matmuls around it.
+ * (Training graphs escape it by accident: sigmoid(x) has a second consumer in the backward pass.)
+ */
+export const DISABLED_ORT_OPTIMIZERS: readonly string[] = ['QuickGeluFusion'];
+
+/** Session-config entries every session gets (onnxruntime-node's `extra`, flattened to dotted keys). */
+export const ORT_CONFIG_ENTRIES: Readonly<Record<string, string>> = { 'optimization.disable_specified_optimizers': DISABLED_ORT_OPTIMIZERS.join(',') };
+
 function ortOptions(provider: ProviderName, opts: SessionOptions): InferenceSession.SessionOptions {
   const threads = opts.intraOpThreads ?? availableParallelism();
   return {
+    extra: { ...ORT_CONFIG_ENTRIES },
     executionProviders: [provider],
     graphOptimizationLevel: 'all',
     executionMode: 'sequential',

@@ -1,7 +1,7 @@
 // Ops that move data without arithmetic: reshape, transpose, concat, slice, pad, expand,
 // squeeze, unsqueeze. Their gradients are the inverse moves.
 import { type OpDef, defineOp, int, ints } from '../op.js';
-import { type Dim, GraphError, broadcastShapes, formatShape, normAxis } from '../shape.js';
+import { type Dim, GraphError, broadcastShapes, formatShape, normAxis, sumDims } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { foldSameData } from './fold.js';
 
@@ -67,16 +67,12 @@ export const Concat: OpDef<AxisAttrs> = defineOp<AxisAttrs>({
   infer: (xs, { axis }) => {
     const first = xs[0]!;
     const a = normAxis('Concat', axis, first.rank);
-    let total: Dim = 0;
     for (const x of xs) {
       if (x.dtype !== first.dtype || x.rank !== first.rank || x.shape.some((d, i) => i !== a && d !== first.shape[i]))
         throw new GraphError('Concat', `operands ${xs.map((t) => t.dtype + formatShape(t.shape)).join(', ')} do not match off axis ${axis}`);
-      const d = x.shape[a]!;
-      if (typeof d !== 'number' || typeof total !== 'number') throw new GraphError('Concat', 'cannot concatenate along a dynamic dimension');
-      total += d;
     }
     const shape = first.shape.slice();
-    shape[a] = total;
+    shape[a] = sumDims(xs.map((x) => x.shape[a]!));
     return { dtype: first.dtype, shape };
   },
   onnx: ({ axis }) => ({ opType: 'Concat', attributes: { axis: int(axis) } }),
