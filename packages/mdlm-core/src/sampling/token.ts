@@ -7,8 +7,9 @@
 //                — what lmdeploy's dLLM unmasking scores confidence with;
 //   filteredProb its probability under the top-k/top-p filtered, renormalized distribution
 //                — SDAR generate.py's `x0_p`.
-// Under greedy decoding (temperature 0) the processed logits are the penalized raw logits, and
-// the choice is their argmax (lowest id on ties); no random number is drawn.
+// Under greedy decoding (temperature 0) the processed logits are the penalized raw logits, the
+// choice is their argmax (lowest id on ties), both probabilities are its softmax probability,
+// and no random number is drawn.
 import type { Rng } from '@diffworld/dataset';
 import { badOption, SamplingError } from './errors.js';
 
@@ -120,7 +121,7 @@ export function chooseToken(row: ArrayLike<number>, s: TokenSampling, rng?: Rng,
   if (s.temperature === 0) {
     const token = argmax(x);
     const prob = Math.exp(x[token]! - lse);
-    return { token, prob, filteredProb: 1 };
+    return { token, prob, filteredProb: prob }; // no filtering at greedy: both are the softmax probability
   }
   if (!rng) throw badOption('chooseToken', 'temperature > 0 needs an Rng');
   const topK = s.topK ?? 0, topP = s.topP ?? 1;

@@ -1,0 +1,61 @@
+// What the samplers need from a model, and nothing more, so the decode loops can be tested with
+// a fake model and run unchanged on the ONNX Runtime models (onnx-models.ts). Every method takes
+// a list of items, one per request row that has work; a call is one batched forward pass.
+// Logits come back per item as a float32 row-major [positions × vocab] array.
+
+/**
+ * A block-causal (SDAR / BD3) model. Rows own a cache of committed clean blocks; positions and
+ * block alignment count from each row's first token, so rows never see each other.
+ */
+export interface BlockDiffusionModel {
+  readonly vocabSize: number;
+  readonly blockLength: number;
+  /** A fresh batch of `rows` empty caches. */
+  open(rows: number): Promise<BlockDecoder> | BlockDecoder;
+}
+
+export interface BlockItem {
+  row: number;
+  /**
+   * Clean tokens appended to the row's cache first (a multiple of blockLength): the prompt's full
+   * blocks at prefill, then each finished block. They attend to the cache and, block-causally, to
+   * themselves — exactly the training clean stream.
+   */
+  commit?: readonly number[];
+  /**
+   * One noisy block (blockLength tokens, masks included) at the positions after the cache; it
+   * attends to the whole cache and to itself. It is not added to the cache.
+   */
+  query?: readonly number[];
+}
+
+export interface BlockDecoder {
+  /** One forward pass; logits [blockLength × V] for each item that has a query, in item order. */
+  forward(items: readonly BlockItem[]): Promise<Float32Array[]>;
+  close(): Promise<void> | void;
+}
+
+/** A causal (AR) model with a per-row cache. */
+export interface CausalModel {
+  readonly vocabSize: number;
+  open(rows: number): Promise<CausalDecoder> | CausalDecoder;
+}
+
+export interface CausalItem {
+  row: number;
+  /** Tokens appended to the row's sequence (the prompt, then one sampled token per step). */
+  tokens: readonly number[];
+}
+
+export interface CausalDecoder {
+  /** One forward pass; logits [V] of each item's last token, in item order. */
+  forward(items: readonly CausalItem[]): Promise<Float32Array[]>;
+  close(): Promise<void> | void;
+}
+
+/** A bidirectional (MDLM / LLaDA) model: logits for every position of each canvas; no cache. */
+export interface BidirectionalModel {
+  readonly vocabSize: number;
+  /** One forward pass; logits [canvas length × V] per canvas. */
+  forward(canvases: readonly (readonly number[])[]): Promise<Float32Array[]>;
+}
