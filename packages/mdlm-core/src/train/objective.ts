@@ -8,7 +8,7 @@
 // counted from the start of each sample (examples are padded to whole blocks, so they stay aligned).
 import type { Rng } from '@diffworld/dataset';
 import { type Tensor, gather, reshape, slice, unsqueeze } from '../graph/index.js';
-import { ropeTables } from '../nn/functional.js';
+import { ropeTablesRange } from '../nn/rope.js';
 import { type TransformerConfig, headDimOf, transformerForward, transformerParams } from '../nn/transformer.js';
 import { blockDiffusionAllowed } from '../objectives/block-diffusion.js';
 import { maskedDiffusionLoss, nextTokenLoss } from '../objectives/loss.js';
@@ -37,7 +37,7 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
   const B = s.batch, T = s.length;
   const diffusion = s.objective !== 'ar';
   const hd = headDimOf(s.model);
-  const tables = ropeTables(T, hd, s.model.ropeTheta);
+  const tables = ropeTablesRange(s.model, 0, T); // transformers' tables (scaled RoPE included), float32 values
   return {
     params: transformerParams(s.model),
     batch: [
