@@ -20,8 +20,7 @@ export { scoreFiles, joinReferences, datasetName, type ScoreFilesOptions, type S
 // Agent evaluation: policies, the episode runner against the real engines.
 export { expertPolicy, randomPolicy, localPolicy, mapBatch, type Policy, type PolicyContext, type PolicyRequest, type LocalPolicySpec } from './agent/policy.js';
 export { remotePolicy, chatCompletionsEndpoint, RemotePolicyError, type RemotePolicyOptions } from './agent/remote.js';
-export { AGENT_ENVS, AGENT_ENV_NAMES, agentEnv, type AgentEnv, type AgentEnvName } from './agent/envs.js';
-export { randomAppworldCall } from './agent/appworld-actions.js';
+export { ENV_SUITES, ENV_NAMES, envSuite, type EnvName } from './agent/envs.js';
 export { playEpisodes, type PlayOptions } from './agent/episodes.js';
 export { evaluateAgent, selectTasks, summarizeByTaskType, type EvaluateAgentOptions, type AgentEvaluation, type AgentSummary } from './agent/runner.js';
 export { writeAgentEvaluation, OUTPUT_FILES } from './agent/output.js';

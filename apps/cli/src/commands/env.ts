@@ -1,11 +1,11 @@
 // `diffworld env play|expert|corpus|serve <env>`: the environment engines from the command line.
 import { createInterface } from 'node:readline';
 import { AtomicFile, createRowWriter } from '@diffworld/dataset';
-import { withStepLimit } from '@diffworld/env-core';
+import { checkSplit } from '@diffworld/env-core';
+import { ENV_NAMES, envSuite } from '@diffworld/eval';
 import { EXIT, UsageError, intOpt, positiveIntOpt, positional, stringOpt, requiredString, type Command } from '../command.js';
-import { ENVS, envAdapter, splitTasks } from './env/registry.js';
 
-const names = () => Object.keys(ENVS).join('|');
+const names = () => ENV_NAMES.join('|');
 
 const play: Command = {
   path: ['env', 'play'],
@@ -23,13 +23,13 @@ Example:
   npx diffworld env play alfworld --split eval_in_distribution --game 3`,
   options: { split: { type: 'string' }, game: { type: 'string' } },
   async run(args, io) {
-    const adapter = envAdapter(positional(args, 0, 'environment name'));
-    const split = stringOpt(args, 'split') ?? adapter.suite.splits[1] ?? adapter.suite.splits[0]!;
-    const tasks = splitTasks(adapter, split);
+    const suite = envSuite(positional(args, 0, 'environment name'));
+    const split = stringOpt(args, 'split') ?? suite.splits[1] ?? suite.splits[0]!;
+    const tasks = suite.tasks(split);
     const index = intOpt(args, 'game', 0);
     const task = tasks[index];
     if (!task) throw new UsageError(`--game ${index} is out of range: split ${split} has ${tasks.length} tasks`);
-    const env = withStepLimit(adapter.suite.createEnv(), adapter.suite.maxSteps);
+    const env = suite.createEnv();
     const obs = await env.reset(task);
     io.out(`# ${task.id} (${task.taskType})\n${obs.text}`);
     const show = (admissible?: string[]) => admissible && io.out(`\nAdmissible commands:\n${admissible.map((a) => `- ${a}`).join('\n')}`);
@@ -67,16 +67,16 @@ Example:
   npx diffworld env expert alfworld --split train --out demos.jsonl`,
   options: { split: { type: 'string' }, out: { type: 'string' }, limit: { type: 'string' } },
   async run(args, io) {
-    const adapter = envAdapter(positional(args, 0, 'environment name'));
+    const suite = envSuite(positional(args, 0, 'environment name'));
     const split = requiredString(args, 'split');
     const out = requiredString(args, 'out');
-    const tasks = splitTasks(adapter, split).slice(0, intOpt(args, 'limit', Number.MAX_SAFE_INTEGER));
+    const tasks = suite.tasks(split).slice(0, intOpt(args, 'limit', Number.MAX_SAFE_INTEGER));
     const file = new AtomicFile(out);
     let won = 0;
     let last = Date.now();
     try {
       for (const [i, task] of tasks.entries()) {
-        const record = await adapter.expertRecord(task);
+        const record = await suite.expertRecord(task);
         if (record.won) won++;
         file.write(JSON.stringify(record) + '\n');
         if (Date.now() - last > 2000) {
@@ -89,7 +89,7 @@ Example:
       file.abort();
       throw e;
     }
-    io.out(`${adapter.suite.name} ${split}: ${tasks.length} episodes, expert won ${won} (${((100 * won) / Math.max(tasks.length, 1)).toFixed(1)}%) → ${out}`);
+    io.out(`${suite.name} ${split}: ${tasks.length} episodes, expert won ${won} (${((100 * won) / Math.max(tasks.length, 1)).toFixed(1)}%) → ${out}`);
     return won === tasks.length ? EXIT.ok : EXIT.failure;
   },
 };
@@ -106,15 +106,15 @@ Example:
   npx diffworld env corpus alfworld --split train --episodes 200 --out wm-corpus.parquet`,
   options: { split: { type: 'string' }, episodes: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } },
   async run(args, io) {
-    const adapter = envAdapter(positional(args, 0, 'environment name'));
-    const split = requiredString(args, 'split');
-    splitTasks(adapter, split);
+    const suite = envSuite(positional(args, 0, 'environment name'));
+    // Checked before the output file is created.
+    const split = checkSplit(suite, requiredString(args, 'split'));
     const episodes = positiveIntOpt(args, 'episodes', 100);
     const out = requiredString(args, 'out');
     const writer = await createRowWriter(out);
     let rows = 0;
     try {
-      for await (const row of adapter.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0) })) {
+      for await (const row of suite.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0) })) {
         await writer.write(row);
         rows++;
       }
@@ -123,7 +123,7 @@ Example:
       await writer.abort();
       throw e;
     }
-    io.out(`${adapter.suite.name} ${split}: ${episodes} episodes → ${rows} rows → ${out}`);
+    io.out(`${suite.name} ${split}: ${episodes} episodes → ${rows} rows → ${out}`);
     return EXIT.ok;
   },
 };
@@ -139,9 +139,9 @@ Example:
   npx diffworld env serve alfworld --port 30003`,
   options: { port: { type: 'string' }, host: { type: 'string' } },
   async run(args, io) {
-    const adapter = envAdapter(positional(args, 0, 'environment name'));
-    const server = await adapter.serve({ host: stringOpt(args, 'host') ?? '127.0.0.1', port: intOpt(args, 'port', adapter.defaultPort) });
-    io.out(`${adapter.suite.name} env server listening on ${server.url}`);
+    const suite = envSuite(positional(args, 0, 'environment name'));
+    const server = await suite.server.start({ host: stringOpt(args, 'host') ?? '127.0.0.1', port: intOpt(args, 'port', suite.server.defaultPort) });
+    io.out(`${suite.name} env server listening on ${server.url}`);
     await new Promise<void>((resolve) => {
       const stop = () => void server.close().then(resolve);
       process.once('SIGINT', stop);

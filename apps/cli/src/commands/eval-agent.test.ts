@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEpisodeRecord, type EpisodeRecord } from '@diffworld/env-core';
-import { AGENT_ENV_NAMES, agentEnv, type AgentSummary } from '@diffworld/eval';
+import { ENV_NAMES, envSuite, type AgentSummary } from '@diffworld/eval';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing.js';
 
@@ -24,9 +24,9 @@ function readRun(dir: string): { records: EpisodeRecord[]; summary: AgentSummary
 }
 
 describe('diffworld eval agent', () => {
-  for (const env of AGENT_ENV_NAMES) {
+  for (const env of ENV_NAMES) {
     it(`the expert scores 100% on a few tasks of every ${env} split`, async () => {
-      for (const split of agentEnv(env).suite.splits) {
+      for (const split of envSuite(env).splits) {
         const out = join(root, `expert-${env}-${split}`);
         const r = await runCli('eval', 'agent', '--env', env, '--policy', 'expert', '--split', split, '--limit', '3', '--seed', '4', '--out', out);
         expect(r.code, r.err).toBe(0);

@@ -1,7 +1,8 @@
 // `diffworld eval agent`: a policy (the env's expert, a seeded random one, or a remote
 // OpenAI-compatible endpoint) against the real engine on one split; writes the episode records,
 // the summary and the report.
-import { AGENT_ENV_NAMES, agentEnv, evaluateAgent, expertPolicy, randomPolicy, readMetricsJsonl, remotePolicy, writeAgentEvaluation, type Policy } from '@diffworld/eval';
+import { ENV_NAMES, envSuite, evaluateAgent, expertPolicy, randomPolicy, readMetricsJsonl, remotePolicy, writeAgentEvaluation, type Policy } from '@diffworld/eval';
+import { checkSplit } from '@diffworld/env-core';
 import { EXIT, UsageError, intOpt, positiveIntOpt, numberOpt, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
 
 const HELP = `Usage: diffworld eval agent --env ENV --policy POLICY --split SPLIT --out DIR [options]
@@ -15,12 +16,10 @@ harness's prompts and action parser), and writes:
 Progress goes to stderr.
 
 Options:
-  --env ENV          ${AGENT_ENV_NAMES.join(' | ')}
+  --env ENV          ${ENV_NAMES.join(' | ')}
   --policy POLICY    expert | random | an http(s) URL of an OpenAI-compatible server
                      (POST URL/v1/chat/completions)
-  --split SPLIT      a split of the env (alfworld: train, eval_in_distribution,
-                     eval_out_of_distribution; sciworld: train, dev, test;
-                     appworld: train, dev, test_normal, test_challenge)
+  --split SPLIT      a split of the env (${ENV_NAMES.map((n) => `${n}: ${envSuite(n).splits.join(', ')}`).join('; ')})
   --out DIR          output directory (created)
   --workers N        worker threads for the expert and random policies (default 1); a remote
                      policy plays in the main thread, limited by --concurrency
@@ -77,10 +76,9 @@ const agentCommand: Command = {
   },
   async run(args, io) {
     const env = requiredString(args, 'env');
-    if (!(AGENT_ENV_NAMES as readonly string[]).includes(env)) throw new UsageError(`--env must be one of ${AGENT_ENV_NAMES.join(', ')}, got "${env}"`);
-    const split = requiredString(args, 'split');
-    const splits = agentEnv(env).suite.splits;
-    if (!splits.includes(split)) throw new UsageError(`unknown split "${split}" for ${env}: one of ${splits.join(', ')}`);
+    if (!(ENV_NAMES as readonly string[]).includes(env)) throw new UsageError(`--env must be one of ${ENV_NAMES.join(', ')}, got "${env}"`);
+    // Checked here (before any work) by the one split check; evaluateAgent takes it as given.
+    const split = checkSplit(envSuite(env), requiredString(args, 'split'));
     const out = requiredString(args, 'out');
     const seed = intOpt(args, 'seed', 0);
     const workers = positiveIntOpt(args, 'workers', 1);

@@ -8,11 +8,10 @@ import { Rng, episodeRecord, type ChatMessage, type EpisodeRecord, type TaskRef 
 import { worldModelUserTurn, type ChatRow } from '@diffworld/dataset';
 import { expertAction } from './engine/expert.js';
 import { AlfworldGame } from './engine/game.js';
-import { splitTasks } from './engine/splits.js';
+import { MAX_STEPS, cachedGame, splitTasks } from './engine/splits.js';
 import { AGENT_SYSTEM_PROMPT, formatUserTurn } from './harness/agent.js';
 import { bakeScene } from './harness/scene-prompt.js';
 import { initialWorldModelPrompt } from './harness/wm-prompt.js';
-import { MAX_STEPS, cachedGame } from './suite.js';
 
 export interface PerturbOptions {
   /** Share of episodes played by the expert alone. */

@@ -58,4 +58,12 @@ describe('SimulatedAlfworldEnv', () => {
     expect(calls[0]!.system).toContain('Active action (verbatim, lowercase): examine cabinet 1');
     await expect(new SimulatedAlfworldEnv({ predict: async () => ({ text: '' }) }).step('look')).rejects.toThrow(/before reset/);
   });
+
+  it("the suite's simulated env ends an episode at the step limit, like the real one", async () => {
+    const sim = alfworldSuite.createSimulatedEnv({ predict: async () => ({ text: 'Nothing happens.' }) }, { useResponder: false });
+    await sim.reset(tasks[0]!);
+    let last;
+    for (let i = 0; i < alfworldSuite.maxSteps; i++) last = await sim.step('examine cabinet 1');
+    expect(last).toMatchObject({ done: true, info: { truncated: true } });
+  });
 });

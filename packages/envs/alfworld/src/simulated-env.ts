@@ -1,9 +1,9 @@
 // SimulatedAlfworldEnv: the world model (plus the deterministic local responder) behind TextEnv.
 // The agent cannot tell it from the real engine: same reset text, same user-turn shape, same
 // success rule, admissible commands rebuilt from the replayed state after every step.
-import type { ChatMessage, Observation, StepResult, TaskRef, TextEnv, WorldModel, SampleOptions } from '@diffworld/env-core';
+import type { ChatMessage, Observation, StepResult, TaskRef, TextEnv, WorldModel, SimulatedEnvOptions as CommonSimulatedEnvOptions } from '@diffworld/env-core';
 import { AlfworldGame } from './engine/game.js';
-import { ENV_NAME } from './engine/splits.js';
+import { ENV_NAME, cachedGame, goalMeta } from './engine/splits.js';
 import { AGENT_SYSTEM_PROMPT, formatUserTurn } from './harness/agent.js';
 import { replayBelief } from './harness/belief.js';
 import { respond, simulatedAdmissible } from './harness/responder.js';
@@ -11,15 +11,12 @@ import { checkGoalSatisfied, type GoalMeta } from './harness/reward.js';
 import { bakeScene, type BakedScene } from './harness/scene-prompt.js';
 import { cleanWorldModelOutput, initialWorldModelPrompt, stepWorldModelPrompt } from './harness/wm-prompt.js';
 import { NOTHING_HAPPENS } from './world/text.js';
-import { cachedGame, goalMeta } from './suite.js';
 import { GameNotRunningError } from './env.js';
 
-export interface SimulatedEnvOptions {
-  /** Answer certain outcomes locally (the reference's ALFWORLD_WM_GUARD=1); false sends every action to the WM. */
-  useResponder?: boolean;
+/** `useResponder` is the reference's ALFWORLD_WM_GUARD=1 (default on); false sends every action to the WM. */
+export interface SimulatedEnvOptions extends CommonSimulatedEnvOptions {
   /** `initial`: the task's grounded prompt (as in corpus rows); `step`: the per-step state prompt. */
   prompt?: 'initial' | 'step';
-  sampling?: SampleOptions;
 }
 
 interface Episode {

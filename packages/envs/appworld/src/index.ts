@@ -25,6 +25,7 @@ export { groundingPrompt, actionWmPrompt, localResponder, computeQuery, loggedIn
 export { taskRecords, renderRecords, parseRecords, SECTION_BY_TOOL } from './harness/records.js';
 export { heuristicReward } from './harness/reward.js';
 export { pyJsonDumps } from './harness/py-json.js';
+export { randomAppworldCall } from './harness/random-action.js';
 
 export { SPLITS, allTasks, tasksOf, findTask, resolveTask, taskRef, taskPrompt, startEpisode, scenarioId } from './tasks/catalog.js';
 export { SCENARIOS } from './tasks/scenarios.js';
@@ -35,6 +36,6 @@ export { diffDatabases, DbDiff } from './tasks/diff.js';
 export { runExpert, replayActions } from './tasks/run-expert.js';
 export { ExpertContext } from './tasks/expert.js';
 
-export { generateCorpus, episodeRows, episodeActions } from './corpus/generate.js';
+export { corpusRows, taskCorpusRows, episodeRows, episodeActions } from './corpus/generate.js';
 export type { CorpusRow } from './corpus/generate.js';
 export { startAppworldServer } from './server/server.js';

@@ -1,13 +1,18 @@
 // The AppWorld EnvSuite: tasks by split, the real engine, the expert, the WM prompt, the local
 // responder, and a reward that is the paper's heuristic or the exact database tests.
-import { withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
+import { playExpertRecord, withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
+import { corpusRows } from './corpus/generate.js';
 import { AppworldEnv } from './env/real-env.js';
+import { SimulatedAppworldEnv } from './env/simulated-env.js';
 import { parseToolCall } from './harness/parser.js';
+import { agentSystemPrompt, NO_TOOL_CALL_MESSAGE } from './harness/prompt.js';
+import { randomAppworldCall } from './harness/random-action.js';
 import { heuristicReward } from './harness/reward.js';
 import { formatToolCall } from './harness/tool-call.js';
 import { groundingPrompt, localResponder } from './harness/wm.js';
 import { ENV_NAME, resolveTask, SPLITS, taskRef, tasksOf } from './tasks/catalog.js';
 import { replayActions, runExpert } from './tasks/run-expert.js';
+import { startAppworldServer } from './server/server.js';
 
 export type RewardMode = 'heuristic' | 'exact';
 
@@ -16,25 +21,40 @@ export const APPWORLD_MAX_STEPS = 30;
 
 export function createAppworldSuite(opts: { reward?: RewardMode } = {}): EnvSuite {
   const mode = opts.reward ?? 'heuristic';
-  return {
+  const parseAction = (completion: string) => {
+    const call = parseToolCall(completion);
+    return call ? formatToolCall(call) : undefined;
+  };
+  const suite: EnvSuite = {
     name: ENV_NAME,
     splits: SPLITS,
     maxSteps: APPWORLD_MAX_STEPS,
     tasks: (split) => tasksOf(split).map(taskRef),
     createEnv: () => withStepLimit(new AppworldEnv(), APPWORLD_MAX_STEPS),
+    createSimulatedEnv: (wm, simOpts) => withStepLimit(new SimulatedAppworldEnv(wm, simOpts), APPWORLD_MAX_STEPS),
     expert: (ref: TaskRef) => runExpert(resolveTask(ref)).actions,
+    expertRecord: (ref: TaskRef) => playExpertRecord(suite, ref),
+    randomAction: (_task, history, rng) => randomAppworldCall(history, rng),
+    corpusRows: (req) => corpusRows(req),
+    agent: {
+      system: () => agentSystemPrompt(),
+      firstUserTurn: (obs) => obs.text,
+      nextUserTurn: (r) => r.observation.text,
+      invalidTurn: () => NO_TOOL_CALL_MESSAGE,
+      formatAction: (action) => action,
+      parse: (completion) => parseAction(completion),
+    },
     worldModelPrompt: (ref: TaskRef) => groundingPrompt(resolveTask(ref)),
     localResponder,
-    parseAction: (completion: string) => {
-      const call = parseToolCall(completion);
-      return call ? formatToolCall(call) : undefined;
-    },
+    parseAction,
     reward: (trajectory: ChatMessage[], ref: TaskRef) => {
       const task = resolveTask(ref);
       if (mode === 'exact') return replayActions(task, trajectory.filter((m) => m.role === 'assistant').map((m) => m.content)).success ? 1 : 0;
       return heuristicReward(trajectory, task.variant.instruction, task.variant.answer === null ? null : String(task.variant.answer));
     },
+    server: { defaultPort: 30002, start: (serverOpts) => startAppworldServer(serverOpts) },
   };
+  return suite;
 }
 
 /** The default suite (heuristic reward, as the paper's GRPO runs). */

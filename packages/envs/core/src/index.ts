@@ -8,3 +8,5 @@ export type { EpisodeRecord, EpisodeSummary, RecordCheck } from './episode.js';
 export { withStepLimit } from './step-limit.js';
 export { startJsonServer, HttpError, EpisodeStore, requireString, optionalString } from './http.js';
 export type { JsonRequest, JsonReply, JsonHandler, JsonServerOptions, RunningServer } from './http.js';
+export { EnvSuiteError, checkSplit, suiteByName, playExpertRecord, roundRobin } from './suite.js';
+export type { EnvSuite, AgentHarness, CorpusRequest, SimulatedEnvOptions, ServerStartOptions } from './suite.js';

@@ -7,11 +7,11 @@ import type { ChatMessage } from '@diffworld/dataset';
 export type { ChatMessage, Role } from '@diffworld/dataset';
 
 /**
- * A task split. Each env names its own (ScienceWorld: train/dev/test; AppWorld: train/dev/
- * test_normal/test_challenge); ALFWorld's three are the common case and listed here.
+ * A task split. Each env names its own (ALFWorld: train/eval_in_distribution/
+ * eval_out_of_distribution; ScienceWorld: train/dev/test; AppWorld: train/dev/test_normal/
+ * test_challenge) in its EnvSuite's `splits`.
  */
 export type Split = string;
-export const ALFWORLD_SPLITS = ['train', 'eval_in_distribution', 'eval_out_of_distribution'] as const;
 
 /** Identifies one playable task (a game file, a ScienceWorld variation, an AppWorld task). */
 export interface TaskRef {
@@ -98,27 +98,4 @@ export interface WorldModel {
 /** What a local responder sees: the world-model request, plus the task it belongs to. */
 export interface ResponderContext extends WorldModelRequest {
   task: TaskRef;
-}
-
-/** One per environment package: everything the trainer, the corpus builder and eval need. */
-export interface EnvSuite {
-  readonly name: string;
-  /** The splits `tasks` accepts, training split first. */
-  readonly splits: readonly Split[];
-  /** Every task of a split, in a stable order; throws naming the valid splits on an unknown one. */
-  tasks(split: Split): TaskRef[];
-  /** The real engine. */
-  createEnv(): TextEnv;
-  /** An action sequence that solves the task in the real engine. */
-  expert(task: TaskRef): string[];
-  /** Grounded world-model system prompt (dataset's section layout) for the task's initial state. */
-  worldModelPrompt(task: TaskRef): string;
-  /** A deterministic answer when the outcome is certain, or undefined to defer to the world model. */
-  localResponder(ctx: ResponderContext): string | undefined;
-  /** Reward computed from the trajectory alone (no engine access). */
-  reward(trajectory: ChatMessage[], task: TaskRef): number;
-  /** Turns a policy completion into the env's action string (or undefined when unparseable). */
-  parseAction(completion: string): string | undefined;
-  /** Step limit of an episode. */
-  readonly maxSteps: number;
 }

@@ -1,7 +1,8 @@
 // Public API of @diffworld/sciworld: the ScienceWorld engine, its tasks and expert, and the paper's
 // SciWorld harness (agent prompt, parser, world-model prompts, responder, reward, simulated env,
 // corpus rows, HTTP env server).
-export { sciworldSuite, sciworldTasks } from './suite.js';
+export { sciworldSuite, SCIWORLD_MAX_STEPS } from './suite.js';
+export { sciworldTasks } from './tasks/split-tasks.js';
 export { SciworldEnv, type SciworldEnvOptions } from './env.js';
 export { Game, NO_SIMPLIFICATIONS, type Simplifications, type GameStep, type GameOptions } from './engine/game.js';
 export { TASKS, SCIWORLD_SPLITS, splitVariations, taskInfo, type TaskInfo, type SciworldSplit } from './tasks/catalog.js';
@@ -13,7 +14,6 @@ export { worldModelPrompt, actionWorldModelPrompt, taskSnapshot, currentRoom, ty
 export { sciworldLocalResponder, trackInventory } from './harness/responder.js';
 export { sciworldReward, replayScore, shapeReward, repetitionCount, trajectoryActions } from './harness/reward.js';
 export { SimulatedSciworldEnv, cleanWorldModelOutput, shouldStop, type SimulatedEnvOptions } from './harness/simulated.js';
-export { corpusRows, episodeRows, worldModelUserTurn, type CorpusRow, type CorpusOptions } from './harness/corpus.js';
+export { corpusRows, episodeRows, worldModelUserTurn, type CorpusRow } from './harness/corpus.js';
 export { startSciworldServer, parseTaskId, type SciworldServerOptions } from './server.js';
 export { expertEpisode, playActions } from './episodes.js';
-export { writeCorpus, sciworldCorpusRows } from './harness/corpus.js';

@@ -1,31 +1,48 @@
-// sciworldSuite: everything the trainer, the corpus builder and eval need, behind env-core's EnvSuite.
-import type { ChatMessage, EnvSuite, ResponderContext, TaskRef } from '@diffworld/env-core';
-import { TASKS, SCIWORLD_SPLITS, splitVariations, type SciworldSplit } from './tasks/catalog.js';
-import { isImplemented } from './tasks/setup.js';
+// sciworldSuite: everything the trainer, the corpus builder, eval and the CLI need, behind env-core's EnvSuite.
+import { withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
+import { SCIWORLD_SPLITS } from './tasks/catalog.js';
+import { ENV_NAME, sciworldTasks } from './tasks/split-tasks.js';
 import { SciworldEnv } from './env.js';
+import { expertEpisode } from './episodes.js';
 import { expertActions } from './expert/expert.js';
+import { corpusRows } from './harness/corpus.js';
+import { AGENT_SYSTEM_PROMPT, frameObservation, INVALID_ACTION_MESSAGE, taskUserMessage } from './harness/prompt.js';
 import { worldModelPrompt } from './harness/wm-prompt.js';
 import { sciworldLocalResponder } from './harness/responder.js';
 import { sciworldReward } from './harness/reward.js';
 import { parseSciworldAction } from './harness/parse.js';
+import { SimulatedSciworldEnv } from './harness/simulated.js';
+import { startSciworldServer } from './server.js';
 
-/** Task refs of a split: every variation of every implemented task, id "{task}_v{variation}". */
-export function sciworldTasks(split: string, only?: readonly string[]): TaskRef[] {
-  if (!(SCIWORLD_SPLITS as readonly string[]).includes(split)) throw new Error(`sciworld: unknown split '${split}'; valid splits: ${SCIWORLD_SPLITS.join(', ')}`);
-  return TASKS.filter((t) => isImplemented(t.name) && (!only || only.includes(t.name))).flatMap((t) =>
-    splitVariations(t.variations)[split as SciworldSplit].map((v) => ({ env: 'sciworld', split, id: `${t.name}_v${v}`, taskType: t.name, seed: v })),
-  );
-}
+/** The reference's SciWorld harness caps episodes at 50 steps. */
+export const SCIWORLD_MAX_STEPS = 50;
+
+// ScienceWorld asks "Ambiguous request: Please enter the number for the action you intended
+// (or blank to cancel):" and then expects a bare number.
+const AMBIGUITY_PROMPT = /enter the number for the action you intended/i;
 
 export const sciworldSuite: EnvSuite = {
-  name: 'sciworld',
+  name: ENV_NAME,
   splits: SCIWORLD_SPLITS,
+  maxSteps: SCIWORLD_MAX_STEPS,
   tasks: (split) => sciworldTasks(split),
-  createEnv: () => new SciworldEnv(),
+  createEnv: () => withStepLimit(new SciworldEnv(), SCIWORLD_MAX_STEPS),
+  createSimulatedEnv: (wm, opts) => new SimulatedSciworldEnv(wm, worldModelPrompt, { maxTurns: SCIWORLD_MAX_STEPS, ...opts }),
   expert: (task: TaskRef) => expertActions(task.taskType, task.seed).actions,
+  expertRecord: (task) => expertEpisode(task),
+  corpusRows: (req) => corpusRows(req),
+  agent: {
+    system: () => AGENT_SYSTEM_PROMPT,
+    firstUserTurn: (obs) => taskUserMessage(obs.goal ?? '', obs.text),
+    nextUserTurn: (r) => frameObservation(r.observation.text),
+    invalidTurn: () => INVALID_ACTION_MESSAGE,
+    formatAction: (action) => action,
+    parse: (completion, last) => parseSciworldAction(completion, { allowNumber: AMBIGUITY_PROMPT.test(last) }),
+  },
   worldModelPrompt,
   localResponder: (ctx: ResponderContext) => sciworldLocalResponder(ctx),
   reward: (trajectory: ChatMessage[], task: TaskRef) => sciworldReward(trajectory, task),
   parseAction: (completion: string) => parseSciworldAction(completion),
-  maxSteps: 50,
+  // The reference's SciWorld server hard-codes 30003 (ALFWorld's port too); its clients use 30004.
+  server: { defaultPort: 30004, start: (opts) => startSciworldServer(opts) },
 };

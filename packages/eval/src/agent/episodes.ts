@@ -1,7 +1,7 @@
 // Plays episodes against the real engines, advancing a window of episodes in lockstep so that the
 // policy answers one batch per turn. Used in the main thread and inside pool workers alike.
-import { episodeRecord, withStepLimit, type ChatMessage, type EpisodeRecord, type TaskRef, type TextEnv } from '@diffworld/env-core';
-import { agentEnv, type AgentEnv } from './envs.js';
+import { episodeRecord, type ChatMessage, type EnvSuite, type EpisodeRecord, type TaskRef, type TextEnv } from '@diffworld/env-core';
+import { envSuite } from './envs.js';
 import type { Policy, PolicyRequest } from './policy.js';
 
 interface Running {
@@ -18,17 +18,17 @@ interface Running {
   admissible: string[] | undefined;
 }
 
-async function start(agent: AgentEnv, task: TaskRef, index: number): Promise<Running> {
-  // alfworld and appworld suites cap steps already; wrapping again is harmless and covers sciworld.
-  const env = withStepLimit(agent.suite.createEnv(), agent.suite.maxSteps);
+async function start(suite: EnvSuite, task: TaskRef, index: number): Promise<Running> {
+  // Every suite's createEnv caps steps already (the runner also counts invalid turns itself).
+  const env = suite.createEnv();
   const obs = await env.reset(task);
   return {
     index,
     task,
     env,
     messages: [
-      { role: 'system', content: agent.system() },
-      { role: 'user', content: agent.firstUserTurn(obs) },
+      { role: 'system', content: suite.agent.system() },
+      { role: 'user', content: suite.agent.firstUserTurn(obs) },
     ],
     actions: [],
     turn: 0,
@@ -45,13 +45,13 @@ async function start(agent: AgentEnv, task: TaskRef, index: number): Promise<Run
  * engine, an unparseable one costs the turn and gets the harness's invalid-action message.
  * Returns true when the episode is over (the env said done, or the turn limit was reached).
  */
-async function advance(agent: AgentEnv, ep: Running, completion: string): Promise<boolean> {
+async function advance(suite: EnvSuite, ep: Running, completion: string): Promise<boolean> {
   ep.messages.push({ role: 'assistant', content: completion });
   ep.turn++;
-  const action = agent.parse(completion, ep.lastObservation);
+  const action = suite.agent.parse(completion, ep.lastObservation);
   if (action === undefined) {
-    ep.messages.push({ role: 'user', content: agent.invalidTurn(ep.admissible) });
-    return ep.turn >= agent.suite.maxSteps;
+    ep.messages.push({ role: 'user', content: suite.agent.invalidTurn(ep.admissible) });
+    return ep.turn >= suite.maxSteps;
   }
   const r = await ep.env.step(action);
   ep.actions.push(action);
@@ -60,8 +60,8 @@ async function advance(agent: AgentEnv, ep: Running, completion: string): Promis
   ep.won = r.info.won;
   ep.lastObservation = r.observation.text;
   ep.admissible = r.observation.admissible;
-  ep.messages.push({ role: 'user', content: agent.nextUserTurn(r) });
-  return r.done || ep.turn >= agent.suite.maxSteps;
+  ep.messages.push({ role: 'user', content: suite.agent.nextUserTurn(r) });
+  return r.done || ep.turn >= suite.maxSteps;
 }
 
 export interface PlayOptions {
@@ -73,14 +73,14 @@ export interface PlayOptions {
 
 /** Plays one episode per task with the policy; records come back in the order of `tasks`. */
 export async function playEpisodes(envName: string, tasks: readonly TaskRef[], policy: Policy, opts: PlayOptions = {}): Promise<EpisodeRecord[]> {
-  const agent = agentEnv(envName);
+  const suite = envSuite(envName);
   const batchSize = Math.max(1, opts.batchSize ?? 16);
   const records: EpisodeRecord[] = new Array(tasks.length);
   let next = 0;
   let active: Running[] = [];
   while (next < tasks.length || active.length > 0) {
     while (active.length < batchSize && next < tasks.length) {
-      active.push(await start(agent, tasks[next]!, next));
+      active.push(await start(suite, tasks[next]!, next));
       next++;
     }
     const requests: PolicyRequest[] = active.map((ep) => ({
@@ -97,7 +97,7 @@ export async function playEpisodes(envName: string, tasks: readonly TaskRef[], p
     const still: Running[] = [];
     for (let i = 0; i < active.length; i++) {
       const ep = active[i]!;
-      if (await advance(agent, ep, completions[i]!)) {
+      if (await advance(suite, ep, completions[i]!)) {
         await ep.env.close?.();
         const record = episodeRecord(ep.task, { messages: ep.messages, actions: ep.actions, reward: ep.reward, score: ep.score, won: ep.won });
         records[ep.index] = record;

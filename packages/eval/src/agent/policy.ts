@@ -3,11 +3,11 @@
 // uniformly random admissible action) and a remote one (remote.ts).
 import { hashSeed, Rng, type ChatMessage, type TaskRef } from '@diffworld/env-core';
 import { EvalError } from '../errors.js';
-import { agentEnv } from './envs.js';
+import { envSuite } from './envs.js';
 
 /** What a policy may know about the turn besides the conversation (TextWorld's opt-in infos). */
 export interface PolicyContext {
-  /** The env's name (a key of AGENT_ENVS). */
+  /** The env's name (a key of ENV_SUITES). */
   env: string;
   task: TaskRef;
   /** 0-based turn index within the episode (invalid turns count). */
@@ -54,7 +54,7 @@ export function expertPolicy(): Policy {
     const key = `${env}|${task.split}|${task.id}`;
     let actions = plans.get(key);
     if (!actions) {
-      actions = agentEnv(env).suite.expert(task);
+      actions = envSuite(env).expert(task);
       if (plans.size >= EXPERT_CACHE_SIZE) plans.delete(plans.keys().next().value!);
       plans.set(key, actions);
     }
@@ -62,7 +62,7 @@ export function expertPolicy(): Policy {
   };
   const act = async (_messages: ChatMessage[], ctx: PolicyContext): Promise<string> => {
     const action = plan(ctx.env, ctx.task)[ctx.turn];
-    return action === undefined ? '' : agentEnv(ctx.env).formatAction(action);
+    return action === undefined ? '' : envSuite(ctx.env).agent.formatAction(action);
   };
   return { name: 'expert', workerSpec: { kind: 'expert' }, act, actBatch: mapBatch(act) };
 }
@@ -75,10 +75,10 @@ export function expertPolicy(): Policy {
 export function randomPolicy(seed: number): Policy {
   if (!Number.isInteger(seed)) throw new EvalError('bad_option', `seed must be an integer, got ${seed}`, 'randomPolicy');
   const act = async (messages: ChatMessage[], ctx: PolicyContext): Promise<string> => {
-    const env = agentEnv(ctx.env);
+    const suite = envSuite(ctx.env);
     const rng = new Rng(hashSeed(`${seed}|${ctx.env}|${ctx.task.id}|${ctx.turn}`));
-    if (ctx.admissible && ctx.admissible.length > 0) return env.formatAction(rng.pick(ctx.admissible));
-    if (env.randomAction) return env.randomAction(ctx.task, messages, rng);
+    if (ctx.admissible && ctx.admissible.length > 0) return suite.agent.formatAction(rng.pick(ctx.admissible));
+    if (suite.randomAction) return suite.randomAction(ctx.task, messages, rng);
     throw new EvalError('bad_option', `${ctx.env} listed no admissible commands at turn ${ctx.turn} of ${ctx.task.id} and has no random-action generator`, 'randomPolicy');
   };
   return { name: `random(seed=${seed})`, needsAdmissible: true, workerSpec: { kind: 'random', seed }, act, actBatch: mapBatch(act) };

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { AGENT_ENV_NAMES, agentEnv } from './envs.js';
+import { ENV_NAMES, envSuite } from './envs.js';
 import { expertPolicy, mapBatch, randomPolicy, type Policy } from './policy.js';
 import { evaluateAgent, selectTasks } from './runner.js';
 
 describe('evaluateAgent', () => {
-  for (const env of AGENT_ENV_NAMES) {
+  for (const env of ENV_NAMES) {
     it(`the expert solves a sample of every ${env} split`, async () => {
-      for (const split of agentEnv(env).suite.splits) {
+      for (const split of envSuite(env).splits) {
         const { records, summary } = await evaluateAgent({ env, policy: expertPolicy(), split, limit: 3, seed: 5 });
         expect(records).toHaveLength(3);
         expect(records.every((r) => r.won && r.split === split && r.env === env), `${env}/${split}: ${records.filter((r) => !r.won).map((r) => r.task_id).join(', ')}`).toBe(true);
@@ -34,7 +34,7 @@ describe('evaluateAgent', () => {
     const r = records[0]!;
     expect(r.actions).toEqual([]);
     expect(r.won).toBe(false);
-    expect(r.messages.filter((m) => m.role === 'assistant')).toHaveLength(agentEnv('alfworld').suite.maxSteps);
+    expect(r.messages.filter((m) => m.role === 'assistant')).toHaveLength(envSuite('alfworld').maxSteps);
     expect(r.messages.at(-1)!.content).toMatch(/^Observation:\nNothing happens\./);
   });
 
@@ -67,7 +67,7 @@ describe('evaluateAgent', () => {
     const all = selectTasks('alfworld', 'train', undefined, 1).map((t) => t.id);
     const positions = a.map((t) => all.indexOf(t.id));
     expect(positions).toEqual([...positions].sort((x, y) => x - y));
-    expect(() => selectTasks('alfworld', 'dev', 2, 0)).toThrow(/unknown split "dev" for alfworld; one of train/);
+    expect(() => selectTasks('alfworld', 'dev', 2, 0)).toThrow(/unknown split "dev" for alfworld: one of train/);
     expect(() => selectTasks('nethack', 'train', 2, 0)).toThrow(/unknown environment "nethack"/);
   });
 });

@@ -4,13 +4,13 @@
 import { Piscina } from 'piscina';
 import { Rng, summarizeEpisodes, type EpisodeRecord, type EpisodeSummary, type TaskRef } from '@diffworld/env-core';
 import { EvalError } from '../errors.js';
-import { agentEnv } from './envs.js';
+import { envSuite } from './envs.js';
 import { playEpisodes } from './episodes.js';
 import type { Policy } from './policy.js';
 import type { EpisodeChunk } from './worker-task.js';
 
 export interface EvaluateAgentOptions {
-  /** A key of AGENT_ENVS: alfworld, sciworld, appworld. */
+  /** A key of ENV_SUITES: alfworld, sciworld, appworld. */
   env: string;
   policy: Policy;
   split: string;
@@ -45,9 +45,7 @@ export interface AgentEvaluation {
 
 /** The split's tasks, or a seeded sample of `limit` of them in split order. */
 export function selectTasks(env: string, split: string, limit: number | undefined, seed: number): TaskRef[] {
-  const suite = agentEnv(env).suite;
-  if (!suite.splits.includes(split)) throw new EvalError('bad_option', `unknown split "${split}" for ${env}; one of ${suite.splits.join(', ')}`, 'evaluateAgent');
-  const all = suite.tasks(split);
+  const all = envSuite(env).tasks(split);
   if (limit === undefined || limit >= all.length) return all;
   if (!Number.isInteger(limit) || limit < 1) throw new EvalError('bad_option', `limit must be a positive integer, got ${limit}`, 'evaluateAgent');
   const picked = new Rng(seed).fork(`${env}|${split}`).sample(all.map((_, i) => i), limit);

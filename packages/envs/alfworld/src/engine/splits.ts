@@ -1,18 +1,12 @@
 // Task lists per split. A task is (split, task type, index); its seed is a hash of those, so task
 // lists are stable across runs and machines, and the game is rebuilt from the TaskRef alone.
-import { hashSeed, type TaskRef } from '@diffworld/env-core';
+import { checkSplit, hashSeed, type TaskRef } from '@diffworld/env-core';
 import { SPLITS, SPLIT_COUNTS, TASK_TYPES, isTaskType, type AlfworldSplit } from '../world/tasks.js';
 import { generateGame } from './generate.js';
 import type { GameSpec } from './scene.js';
+import type { GoalMeta } from '../harness/reward.js';
 
 export const ENV_NAME = 'alfworld';
-
-export class UnknownSplitError extends Error {
-  constructor(split: string) {
-    super(`[alfworld] unknown split ${JSON.stringify(split)}; valid splits: ${SPLITS.join(', ')}`);
-    this.name = 'UnknownSplitError';
-  }
-}
 
 export function isSplit(split: string): split is AlfworldSplit {
   return (SPLITS as readonly string[]).includes(split);
@@ -20,9 +14,9 @@ export function isSplit(split: string): split is AlfworldSplit {
 
 const taskCache = new Map<string, TaskRef[]>();
 
-/** Every task of a split, grouped by task type in TASK_TYPES order, then by index. */
-export function splitTasks(split: string): TaskRef[] {
-  if (!isSplit(split)) throw new UnknownSplitError(split);
+/** Every task of a split, grouped by task type in TASK_TYPES order, then by index; an unknown split throws EnvSuiteError. */
+export function splitTasks(name: string): TaskRef[] {
+  const split = checkSplit({ name: ENV_NAME, splits: SPLITS }, name);
   const cached = taskCache.get(split);
   if (cached) return cached.map((t) => ({ ...t }));
   const out: TaskRef[] = [];
@@ -43,4 +37,26 @@ export function gameForTask(task: TaskRef): GameSpec {
   if (!isTaskType(task.taskType)) throw new TypeError(`[alfworld] task ${JSON.stringify(task.id)}: unknown task type ${JSON.stringify(task.taskType)}; valid: ${TASK_TYPES.join(', ')}`);
   if (!Number.isInteger(task.seed)) throw new TypeError(`[alfworld] task ${JSON.stringify(task.id)}: seed must be an integer`);
   return generateGame({ id: task.id, split: task.split, taskType: task.taskType, seed: task.seed });
+}
+
+/** ALFWorld's gym wrapper caps episodes at 50 steps (max_nb_steps_per_episode). */
+export const MAX_STEPS = 50;
+
+// Generating a game takes well under a millisecond, but rewards and prompts are asked for per
+// rollout: keep the last few hundred.
+const specCache = new Map<string, GameSpec>();
+export function cachedGame(task: TaskRef): GameSpec {
+  const key = `${task.split}|${task.taskType}|${task.seed}|${task.id}`;
+  let spec = specCache.get(key);
+  if (!spec) {
+    spec = gameForTask(task);
+    if (specCache.size >= 512) specCache.delete(specCache.keys().next().value!);
+    specCache.set(key, spec);
+  }
+  return spec;
+}
+
+export function goalMeta(task: TaskRef): GoalMeta {
+  const g = cachedGame(task).goal;
+  return { taskType: g.taskType, target: g.obj, destination: g.recep, toggle: g.toggle };
 }

@@ -8,10 +8,9 @@
 // without it the game is chosen by hashing task_id. Bad requests answer 4xx with {"error": …}.
 import { EpisodeStore, HttpError, hashSeed, optionalString, requireString, startJsonServer, type RunningServer, type TaskRef } from '@diffworld/env-core';
 import { AlfworldEnv } from '../env.js';
-import { isSplit, splitTasks } from '../engine/splits.js';
+import { MAX_STEPS, isSplit, splitTasks } from '../engine/splits.js';
 import { SPLITS } from '../world/tasks.js';
 import type { Grammar } from '../world/text.js';
-import { MAX_STEPS } from '../suite.js';
 
 export interface AlfworldServerOptions {
   host?: string;

@@ -2,7 +2,7 @@
 // (wrong arguments, calls before login, unknown tools, paging past the end), each step one row
 // {system: action-local grounding prompt, user: "State: <json.dumps(history)>\n\nAction: <action>",
 //  assistant: the engine's observation}.
-import { Rng, hashSeed, type ChatMessage } from '@diffworld/env-core';
+import { Rng, hashSeed, roundRobin, type ChatMessage, type CorpusRequest } from '@diffworld/env-core';
 import { parseToolCall } from '../harness/parser.js';
 import { agentSystemPrompt } from '../harness/prompt.js';
 import { pyJsonDumps } from '../harness/py-json.js';
@@ -10,7 +10,7 @@ import { taskRecords } from '../harness/records.js';
 import { formatToolCall, renderResult } from '../harness/tool-call.js';
 import { actionWmPrompt } from '../harness/wm.js';
 import { wmActionText } from '../env/simulated-env.js';
-import { startEpisode, taskPrompt } from '../tasks/catalog.js';
+import { startEpisode, taskPrompt, tasksOf } from '../tasks/catalog.js';
 import { runExpert } from '../tasks/run-expert.js';
 import type { AppworldTask } from '../tasks/types.js';
 
@@ -65,7 +65,15 @@ export function episodeRows(task: AppworldTask, actions: readonly string[]): Cor
   return rows;
 }
 
-/** Rows for every task: the expert episode plus `perturbed` perturbed episodes per task. */
-export function* generateCorpus(tasks: readonly AppworldTask[], opts: { perturbed?: number } = {}): Generator<CorpusRow> {
-  for (const task of tasks) for (let v = 0; v <= (opts.perturbed ?? 1); v++) yield* episodeRows(task, episodeActions(task, v));
+/**
+ * Rows for `diffworld env corpus appworld`: `episodes` episodes cycling through the split's tasks;
+ * the first pass plays the expert, later passes perturbed copies (pass + seed × tasks picks the copy).
+ */
+export function corpusRows(req: CorpusRequest): Generator<CorpusRow> {
+  return taskCorpusRows(tasksOf(req.split), req.episodes, req.seed);
+}
+
+/** corpusRows over a given task list (the split's, or a chosen few). */
+export function* taskCorpusRows(tasks: readonly AppworldTask[], episodes: number, seed: number): Generator<CorpusRow> {
+  for (const [task, pass] of roundRobin(tasks, episodes)) yield* episodeRows(task, episodeActions(task, pass === 0 ? 0 : pass + seed * tasks.length));
 }

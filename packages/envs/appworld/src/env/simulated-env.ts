@@ -1,6 +1,6 @@
 // The world-model-simulated AppWorld behind TextEnv, as the paper's scheduler runs it: the local
-// responder answers what is certain (guard on by default), the world model answers the rest.
-import { hashSeed, stripThink, type ChatMessage, type Observation, type SampleOptions, type StepResult, type TaskRef, type TextEnv, type WorldModel } from '@diffworld/env-core';
+// responder answers what is certain (`useResponder`, the reference's guard, on by default), the world model answers the rest.
+import { hashSeed, stripThink, type ChatMessage, type Observation, type SimulatedEnvOptions, type StepResult, type TaskRef, type TextEnv, type WorldModel } from '@diffworld/env-core';
 import { API_REGISTRY } from '../engine/registry.js';
 import { parseToolCall } from '../harness/parser.js';
 import { agentSystemPrompt, NO_TOOL_CALL_MESSAGE } from '../harness/prompt.js';
@@ -34,7 +34,7 @@ export class SimulatedAppworldEnv implements TextEnv {
 
   constructor(
     private readonly wm: WorldModel,
-    private readonly opts: { guard?: boolean; sample?: SampleOptions } = {},
+    private readonly opts: SimulatedEnvOptions = {},
   ) {}
 
   /** The conversation so far (agent system prompt, task, actions and observations). */
@@ -66,8 +66,8 @@ export class SimulatedAppworldEnv implements TextEnv {
       const clean = { name: call.name, parameters: params };
       const system = actionWmPrompt(st.task, clean, st.records);
       const wmAction = wmActionText(clean, st.steps);
-      const local = this.opts.guard === false ? undefined : localResponder({ system, history: st.messages, action: action, task: taskRef(st.task) });
-      const body = local ?? unwrapWmOutput((await this.wm.predict({ system, history: st.messages, action: wmAction }, this.opts.sample)).text);
+      const local = this.opts.useResponder === false ? undefined : localResponder({ system, history: st.messages, action: action, task: taskRef(st.task) });
+      const body = local ?? unwrapWmOutput((await this.wm.predict({ system, history: st.messages, action: wmAction }, this.opts.sampling)).text);
       text = wrapToolResponse(body);
     }
     st.messages.push({ role: 'assistant', content: action }, { role: 'user', content: text });

@@ -2,11 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { WorldModel } from '@diffworld/env-core';
 import { Rng } from '@diffworld/env-core';
 import { appworldSuite, createAppworldSuite } from '../suite.js';
-import { SimulatedAppworldEnv } from '../env/simulated-env.js';
 import { AppworldEnv } from '../env/real-env.js';
 import { sharedTemplate } from '../engine/world.js';
 import { API_REGISTRY } from '../engine/registry.js';
-import { generateCorpus } from '../corpus/generate.js';
+import { corpusRows, taskCorpusRows } from '../corpus/generate.js';
 import { startAppworldServer } from '../server/server.js';
 import { tasksOf, taskRef, allTasks } from '../tasks/catalog.js';
 import { parseToolCall } from './parser.js';
@@ -133,7 +132,7 @@ describe('simulated env, corpus, server', () => {
   it('the simulated env answers from the responder and asks the world model otherwise', async () => {
     const asked: string[] = [];
     const wm: WorldModel = { predict: async (req) => { asked.push(req.action); return { text: '<tool_response>\n[{"album_id": 1}]\n</tool_response>' }; } };
-    const env = new SimulatedAppworldEnv(wm);
+    const env = appworldSuite.createSimulatedEnv(wm);
     await env.reset(taskRef(task));
     expect((await env.step('[{"name": "supervisor__show_account_passwords", "parameters": {}}]')).observation.text).toContain('"account_name": "spotify"');
     const pw = sharedTemplate().query<{ password: string }>("SELECT password FROM accounts WHERE app = 'spotify' AND user_id = ?", task.supervisor.id)[0]!.password;
@@ -145,7 +144,7 @@ describe('simulated env, corpus, server', () => {
   });
 
   it('corpus rows are system/user/assistant with the State/Action user turn', () => {
-    const rows = [...generateCorpus([task], { perturbed: 1 })];
+    const rows = [...taskCorpusRows([task], 2, 0)];
     expect(rows.length).toBeGreaterThan(appworldSuite.expert(taskRef(task)).length);
     const r = rows[1]!;
     expect(r.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
@@ -153,6 +152,26 @@ describe('simulated env, corpus, server', () => {
     expect(r.messages[1].content).toMatch(/^State: \[\{"role": "system", "content": "You are an AI assistant[\s\S]*\n\nAction: \[\{"role": "assistant"/);
     expect(r.messages[2].content.startsWith('<tool_response>\n')).toBe(true);
     expect(rows.some((x) => x.messages[2].content.includes('"error"'))).toBe(true);
+  });
+
+  it('corpus rows of a split cycle its tasks, expert first; an unknown split is named', () => {
+    const first = tasksOf('dev')[0]!;
+    const rows = [...corpusRows({ split: 'dev', episodes: 1, seed: 0 })];
+    expect(rows).toHaveLength(appworldSuite.expert(taskRef(first)).length);
+    expect(rows[0]!.messages[1].content).toContain(first.variant.instruction);
+    expect(() => [...corpusRows({ split: 'eval', episodes: 1, seed: 0 })]).toThrow('unknown split "eval" for appworld');
+  });
+
+  it('random actions are tool calls the parser accepts, with every required parameter', () => {
+    const rng = new Rng(3);
+    const history = [{ role: 'user' as const, content: 'Call joe@example.com at 5551234567.' }];
+    for (let i = 0; i < 50; i++) {
+      const call = parseToolCall(appworldSuite.randomAction!(taskRef(task), history, rng));
+      expect(call).toBeDefined();
+      const api = API_REGISTRY.get(call!.name)!;
+      expect(HARNESS_TOOLS).toContain(call!.name);
+      for (const p of api.params) expect(p.name in (call!.parameters as Record<string, unknown>)).toBe(p.required);
+    }
   });
 
   it('the HTTP server plays an episode on an ephemeral 127.0.0.1 port', async () => {

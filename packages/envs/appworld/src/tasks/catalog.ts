@@ -1,5 +1,5 @@
 // The task catalogue: every scenario's three variants, generated from the seeded world, by split.
-import { hashSeed, Rng, type TaskRef } from '@diffworld/env-core';
+import { checkSplit, hashSeed, Rng, type TaskRef } from '@diffworld/env-core';
 import { DEFAULT_WORLD_SEED, sharedTemplate, type AppWorldSession } from '../engine/world.js';
 import { ToolRunner } from '../harness/tool-call.js';
 import { SCENARIOS } from './scenarios.js';
@@ -33,8 +33,8 @@ export function allTasks(worldSeed: number = DEFAULT_WORLD_SEED): AppworldTask[]
 }
 
 export function tasksOf(split: string, worldSeed?: number): AppworldTask[] {
-  if (!(SPLITS as readonly string[]).includes(split)) throw new RangeError(`appworld: unknown split "${split}"; valid splits are ${SPLITS.join(', ')}`);
-  return allTasks(worldSeed).filter((t) => t.split === split);
+  const valid = checkSplit({ name: ENV_NAME, splits: SPLITS }, split);
+  return allTasks(worldSeed).filter((t) => t.split === valid);
 }
 
 export function findTask(id: string, worldSeed?: number): AppworldTask {

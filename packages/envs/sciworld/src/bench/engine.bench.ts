@@ -5,7 +5,7 @@ import { Piscina } from 'piscina';
 import { Rng } from '@diffworld/env-core';
 import { loadTask } from '../tasks/setup.js';
 import { expertActions } from '../expert/expert.js';
-import { sciworldTasks } from '../suite.js';
+import { sciworldTasks } from '../tasks/split-tasks.js';
 import { runEpisodes, type EpisodeJob, type EpisodeTally } from './episodes.js';
 
 const jobs: EpisodeJob[] = sciworldTasks('test').map((t) => ({ task: t.taskType, variation: t.seed }));

@@ -2,8 +2,9 @@
 // (random valid or invalid actions spliced into the expert's plan). One row per step:
 // {messages: [system = grounded WM prompt, user = "State: <json.dumps(history)>\n\nAction: <json.dumps([{role, content}])>",
 //  assistant = the engine's next observation]}; json.dumps is Python-exact (@diffworld/dataset).
-import { Rng, type ChatMessage, type TaskRef } from '@diffworld/env-core';
-import { createJsonlWriter, pyJsonDumps, type ChatRow, type PyJsonValue } from '@diffworld/dataset';
+import { Rng, roundRobin, type ChatMessage, type CorpusRequest, type TaskRef } from '@diffworld/env-core';
+import { pyJsonDumps, type ChatRow, type PyJsonValue } from '@diffworld/dataset';
+import { sciworldTasks } from '../tasks/split-tasks.js';
 import { loadTask } from '../tasks/setup.js';
 import { expertActions } from '../expert/expert.js';
 import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './prompt.js';
@@ -14,12 +15,6 @@ export interface CorpusRow {
   /** Where the row came from (kept out of `messages`). */
   task_id: string;
   episode: 'expert' | 'perturbed';
-}
-
-export interface CorpusOptions {
-  /** Perturbed episodes per task variation (default 1). */
-  perturbed?: number;
-  seed?: number;
 }
 
 const NOISE = ['look around', 'inventory', 'wait1', 'open door', 'pick up air', 'focus on agent', 'teleport to nowhere', 'eat the moon', 'connect battery to sky'];
@@ -71,39 +66,18 @@ export function episodeRows(task: TaskRef, system: string, rng?: Rng): CorpusRow
   return rows;
 }
 
-/** Rows for a set of tasks: per task, the expert episode then `perturbed` perturbed ones. */
-export function* corpusRows(tasks: TaskRef[], opts: CorpusOptions = {}): Generator<CorpusRow> {
-  for (const task of tasks) {
-    const system = worldModelPrompt(task);
-    yield* episodeRows(task, system);
-    const rng = new Rng(opts.seed ?? 0).fork(task.id);
-    for (let k = 0; k < (opts.perturbed ?? 1); k++) yield* episodeRows(task, system, rng.fork(k));
-  }
-}
-
-/** Writes rows as chat JSONL (atomically: temp file + rename); returns the number of rows. */
-export async function writeCorpus(path: string, tasks: TaskRef[], opts: CorpusOptions = {}): Promise<number> {
-  const writer = createJsonlWriter(path);
-  try {
-    for (const row of corpusRows(tasks, opts)) await writer.write({ messages: row.messages, dataset: 'sciworld', meta: { task_id: row.task_id, episode: row.episode } });
-    await writer.close();
-  } catch (e) {
-    await writer.abort();
-    throw e;
-  }
-  return writer.rows;
-}
-
 /**
  * Rows for `diffworld env corpus sciworld`: `episodes` episodes cycling through the split's tasks;
  * the first pass plays the expert, later passes perturbed copies (seeded by `seed`, task and pass).
  */
-export function* sciworldCorpusRows(req: { tasks: TaskRef[]; episodes: number; seed: number }): Generator<ChatRow> {
-  if (req.tasks.length === 0) return;
-  for (let i = 0; i < req.episodes; i++) {
-    const task = req.tasks[i % req.tasks.length]!;
-    const pass = Math.floor(i / req.tasks.length);
-    const rows = episodeRows(task, worldModelPrompt(task), pass === 0 ? undefined : new Rng(req.seed).fork(`${task.id}:${pass}`));
+export function corpusRows(req: CorpusRequest): Generator<ChatRow> {
+  return taskCorpusRows(sciworldTasks(req.split), req.episodes, req.seed);
+}
+
+/** corpusRows over a given task list (the split's, or a chosen few). */
+export function* taskCorpusRows(tasks: readonly TaskRef[], episodes: number, seed: number): Generator<ChatRow> {
+  for (const [task, pass] of roundRobin(tasks, episodes)) {
+    const rows = episodeRows(task, worldModelPrompt(task), pass === 0 ? undefined : new Rng(seed).fork(`${task.id}:${pass}`));
     for (const row of rows) yield { messages: row.messages, dataset: 'sciworld', meta: { task_id: row.task_id, episode: row.episode } };
   }
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage, TaskRef, WorldModel } from '@diffworld/env-core';
+import { Rng, type ChatMessage, type TaskRef, type WorldModel } from '@diffworld/env-core';
 import { parseSciworldAction } from './parse.js';
 import { sciworldLocalResponder, trackInventory } from './responder.js';
 import { repetitionCount, sciworldReward, shapeReward } from './reward.js';
 import { actionWorldModelPrompt, currentRoom, taskSnapshot, worldModelPrompt } from './wm-prompt.js';
-import { corpusRows, sciworldCorpusRows, worldModelUserTurn } from './corpus.js';
+import { corpusRows, episodeRows, taskCorpusRows, worldModelUserTurn } from './corpus.js';
 import { SimulatedSciworldEnv, cleanWorldModelOutput, shouldStop } from './simulated.js';
 import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './prompt.js';
 import { expertActions } from '../expert/expert.js';
@@ -103,8 +103,10 @@ describe('corpus rows', () => {
     expect(worldModelUserTurn([{ role: 'user', content: 'café\n' }], 'look around')).toBe(
       'State: [{"role": "user", "content": "caf\\u00e9\\n"}]\n\nAction: [{"role": "assistant", "content": "look around"}]',
     );
-    const rows = [...corpusRows([{ ...task, id: 'find-plant_v3', taskType: 'find-plant', seed: 3 }], { perturbed: 2, seed: 1 })];
-    const expert = rows.filter((r) => r.episode === 'expert');
+    const plant = { ...task, id: 'find-plant_v3', taskType: 'find-plant', seed: 3 };
+    const system = worldModelPrompt(plant);
+    const expert = episodeRows(plant, system);
+    const rows = [...expert, ...episodeRows(plant, system, new Rng(1).fork('a')), ...episodeRows(plant, system, new Rng(1).fork('b'))];
     expect(expert.length).toBe(expertActions('find-plant', 3).actions.length);
     expect(rows.length).toBeGreaterThan(expert.length * 2);
     for (const r of rows) {
@@ -117,14 +119,17 @@ describe('corpus rows', () => {
   });
 });
 
-describe('sciworldCorpusRows', () => {
-  it('cycles tasks: expert episodes first, then perturbed copies, as chat rows', () => {
+describe('corpusRows', () => {
+  it('cycles the split\'s tasks: expert episodes first, then perturbed copies, as chat rows', () => {
     const tasks = sciworldSuite.tasks('dev').filter((t) => t.taskType === 'find-animal').slice(0, 2);
-    const rows = [...sciworldCorpusRows({ tasks, episodes: 4, seed: 5 })];
-    const kinds = rows.map((r) => `${String(r.meta!.task_id)}:${String(r.meta!.episode)}`);
-    expect(new Set(kinds)).toEqual(new Set([`${tasks[0]!.id}:expert`, `${tasks[1]!.id}:expert`, `${tasks[0]!.id}:perturbed`, `${tasks[1]!.id}:perturbed`]));
+    const rows = [...taskCorpusRows(tasks, 3, 5)];
+    const kinds = new Set(rows.map((r) => `${String(r.meta!.task_id)}:${String(r.meta!.episode)}`));
+    expect(kinds).toEqual(new Set([`${tasks[0]!.id}:expert`, `${tasks[1]!.id}:expert`, `${tasks[0]!.id}:perturbed`]));
     expect(rows.every((r) => r.dataset === 'sciworld' && r.messages.length === 3)).toBe(true);
-    expect([...sciworldCorpusRows({ tasks, episodes: 4, seed: 5 })]).toEqual(rows);
+    expect([...taskCorpusRows(tasks, 3, 5)]).toEqual(rows);
+    const first = sciworldSuite.tasks('dev')[0]!;
+    expect(new Set([...corpusRows({ split: 'dev', episodes: 1, seed: 0 })].map((r) => r.meta!.task_id))).toEqual(new Set([first.id]));
+    expect(() => [...corpusRows({ split: 'eval', episodes: 1, seed: 0 })]).toThrow('unknown split "eval" for sciworld');
   });
 });
 

@@ -2,16 +2,15 @@
 // the reference scheduler: responder first, else the WM with the per-call prompt; cleaned output;
 // fallbacks when the WM is empty; episode ends on loops (AAA, ABAB, <5 unique in 20) or the turn cap.
 // The score is not simulated: at the end the actions are replayed on the real engine (reward replay).
-import type { ChatMessage, Observation, StepResult, TaskRef, TextEnv, WorldModel, SampleOptions } from '@diffworld/env-core';
+import type { ChatMessage, Observation, StepResult, TaskRef, TextEnv, WorldModel, SimulatedEnvOptions as CommonSimulatedEnvOptions } from '@diffworld/env-core';
 import { stripThink } from '@diffworld/env-core';
 import { sciworldLocalResponder, trackInventory } from './responder.js';
 import { actionWorldModelPrompt, currentRoom, taskSnapshot, type TaskSnapshot } from './wm-prompt.js';
 import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './prompt.js';
 import { replayScore } from './reward.js';
 
-export interface SimulatedEnvOptions {
+export interface SimulatedEnvOptions extends CommonSimulatedEnvOptions {
   maxTurns?: number;
-  sample?: SampleOptions;
   /** Replay the actions on the real engine when the episode ends to report info.score (default true). */
   scoreWithEngine?: boolean;
 }
@@ -65,11 +64,11 @@ export class SimulatedSciworldEnv implements TextEnv {
   async step(action: string): Promise<StepResult> {
     if (!this.task || !this.snapshot) throw new Error('sciworld-simulated: step() before reset(); call reset(task) first');
     const ctx = { system: this.system, history: this.history, action, task: this.task };
-    let text = sciworldLocalResponder(ctx);
+    let text = this.opts.useResponder === false ? undefined : sciworldLocalResponder(ctx);
     if (text === undefined) {
       const inventory = trackInventory(this.history);
       const system = actionWorldModelPrompt(this.snapshot, this.history, action, inventory);
-      const out = await this.wm.predict({ system, history: this.history, action }, this.opts.sample);
+      const out = await this.wm.predict({ system, history: this.history, action }, this.opts.sampling);
       text = cleanWorldModelOutput(out.text) || this.fallback(action);
     }
     this.history.push({ role: 'assistant', content: action }, { role: 'user', content: text });

@@ -1,10 +1,12 @@
-// The random policy's action generator for AppWorld, whose engine lists no admissible commands:
+// The random policy's action generator for AppWorld (EnvSuite.randomAction), whose engine lists no admissible commands:
 // a tool drawn uniformly from the harness's tool list, each required parameter filled by type
 // (enum → one of its values; integer/number → uniform in its [min, max], default [0, 20];
 // boolean → a coin; string or list[string] → a string drawn from the conversation's e-mail
 // addresses and phone numbers plus a few fixed words). Optional parameters are left out.
-import { API_REGISTRY, HARNESS_TOOLS, type ParamDef } from '@diffworld/appworld';
 import type { ChatMessage, Rng } from '@diffworld/env-core';
+import { API_REGISTRY } from '../engine/registry.js';
+import type { ParamDef } from '../engine/types.js';
+import { HARNESS_TOOLS } from './prompt.js';
 
 const FIXED_WORDS = ['hello', 'music', 'bills', 'note', '1', 'test'];
 const EMAIL = /[\w.+-]+@[\w-]+\.[\w.]+/g;
@@ -44,7 +46,7 @@ function randomValue(p: ParamDef, pool: readonly string[], rng: Rng): unknown {
 export function randomAppworldCall(history: readonly ChatMessage[], rng: Rng): string {
   const name = rng.pick(HARNESS_TOOLS);
   const api = API_REGISTRY.get(name);
-  if (!api) throw new Error(`[eval.agent] appworld tool ${name} is in HARNESS_TOOLS but not in API_REGISTRY`);
+  if (!api) throw new Error(`[appworld] tool ${name} is in HARNESS_TOOLS but not in API_REGISTRY`);
   const pool = stringPool(history);
   const parameters: Record<string, unknown> = {};
   for (const p of api.params) if (p.required) parameters[p.name] = randomValue(p, pool, rng);

@@ -1,0 +1,143 @@
+// EnvSuite: the one description of an environment. Each env package exports one; the CLI, eval
+// and the servers look envs up by name in one table of suites and ask the suite for everything
+// (tasks, engines, expert, random actions, corpus rows, the agent's prompts, reward, server).
+import type { ChatRow } from '@diffworld/dataset';
+import { episodeRecord, type EpisodeRecord } from './episode.js';
+import type { RunningServer } from './http.js';
+import type { Rng } from './rng.js';
+import type { ChatMessage, Observation, ResponderContext, SampleOptions, Split, StepResult, TaskRef, TextEnv, WorldModel } from './types.js';
+
+/** Bad input about environments (an unknown env or split); the CLI maps `badInput` to exit 2. */
+export class EnvSuiteError extends Error {
+  override readonly name = 'EnvSuiteError';
+  readonly badInput = true;
+  constructor(
+    readonly code: 'unknown_env' | 'unknown_split',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What `corpusRows` plays: `episodes` episodes cycling through the split's tasks; `seed` picks the perturbations. */
+export interface CorpusRequest {
+  split: Split;
+  episodes: number;
+  seed: number;
+}
+
+/** The paper harness's framing of an episode, so a policy sees exactly what the paper's agents see. */
+export interface AgentHarness {
+  /** The agent's system prompt. */
+  system(): string;
+  /** The first user turn, from the reset observation. */
+  firstUserTurn(obs: Observation): string;
+  /** The user turn after a step. */
+  nextUserTurn(result: StepResult): string;
+  /** The user turn after a completion the parser rejected (the env is not stepped). */
+  invalidTurn(admissible: readonly string[] | undefined): string;
+  /** An action as the agent would write it, so that `parse(completion)` gives the action back. */
+  formatAction(action: string): string;
+  /** The harness's parser; `lastObservation` lets ScienceWorld accept a number after an ambiguity prompt. */
+  parse(completion: string, lastObservation: string): string | undefined;
+}
+
+/** The options every simulated env takes (each package may accept more through its own class). */
+export interface SimulatedEnvOptions {
+  /** Answer certain outcomes with the deterministic local responder (default true). */
+  useResponder?: boolean;
+  /** Sampling options passed to the world model. */
+  sampling?: SampleOptions;
+}
+
+export interface ServerStartOptions {
+  host: string;
+  port: number;
+}
+
+/** One per environment package: everything the trainer, the corpus builder, eval and the CLI need. */
+export interface EnvSuite {
+  readonly name: string;
+  /** The splits `tasks` accepts, training split first, then the default evaluation split. */
+  readonly splits: readonly Split[];
+  /** Step limit of an episode. */
+  readonly maxSteps: number;
+  /** Every task of a split, in a stable order; an unknown split throws EnvSuiteError (checked by `checkSplit`). */
+  tasks(split: Split): TaskRef[];
+  /** The real engine (with the suite's step limit). */
+  createEnv(): TextEnv;
+  /** The same game played by a world model behind the same TextEnv face. */
+  createSimulatedEnv(wm: WorldModel, opts?: SimulatedEnvOptions): TextEnv;
+  /** An action sequence that solves the task in the real engine. */
+  expert(task: TaskRef): string[];
+  /** The expert's episode in the real engine as an episode record. */
+  expertRecord(task: TaskRef): EpisodeRecord | Promise<EpisodeRecord>;
+  /**
+   * A random action for envs whose engine lists no admissible commands (the random policy's
+   * documented generator); absent where the engine lists them.
+   */
+  randomAction?(task: TaskRef, history: readonly ChatMessage[], rng: Rng): string;
+  /** World-model training rows from expert and perturbed episodes. */
+  corpusRows(req: CorpusRequest): Iterable<ChatRow> | AsyncIterable<ChatRow>;
+  /** The agent's prompts and parser. */
+  readonly agent: AgentHarness;
+  /** Grounded world-model system prompt (dataset's section layout) for the task's initial state. */
+  worldModelPrompt(task: TaskRef): string;
+  /** A deterministic answer when the outcome is certain, or undefined to defer to the world model. */
+  localResponder(ctx: ResponderContext): string | undefined;
+  /** Reward computed from the trajectory alone (no engine access). */
+  reward(trajectory: ChatMessage[], task: TaskRef): number;
+  /** Turns a policy completion into the env's action string (or undefined when unparseable). */
+  parseAction(completion: string): string | undefined;
+  /** The HTTP env server (the reference's reset/step/close protocol) and its default port. */
+  readonly server: { readonly defaultPort: number; start(opts: ServerStartOptions): Promise<RunningServer> };
+}
+
+/** The one place a split name is checked: returns it, or throws naming the env's valid splits. */
+export function checkSplit<S extends Split>(suite: { readonly name: string; readonly splits: readonly S[] }, split: string): S {
+  if (!(suite.splits as readonly string[]).includes(split)) throw new EnvSuiteError('unknown_split', `unknown split "${split}" for ${suite.name}: one of ${suite.splits.join(', ')}`);
+  return split as S;
+}
+
+/** Looks an env up in a name → suite table, or throws naming the valid envs. */
+export function suiteByName<T extends EnvSuite>(table: Readonly<Record<string, T>>, name: string | undefined): T {
+  const names = Object.keys(table).join(', ');
+  if (!name) throw new EnvSuiteError('unknown_env', `missing environment name: one of ${names}`);
+  const suite = Object.hasOwn(table, name) ? table[name] : undefined;
+  if (!suite) throw new EnvSuiteError('unknown_env', `unknown environment "${name}": one of ${names}`);
+  return suite;
+}
+
+/**
+ * The expert's actions played in the suite's real engine, framed as the agent sees them: the
+ * first observation and each response as user turns, each action as an assistant turn.
+ */
+export async function playExpertRecord(suite: Pick<EnvSuite, 'createEnv' | 'expert'>, task: TaskRef): Promise<EpisodeRecord> {
+  const env = suite.createEnv();
+  const first = await env.reset(task);
+  const messages: ChatMessage[] = [{ role: 'user', content: first.text }];
+  const actions: string[] = [];
+  let reward = 0;
+  let score = 0;
+  let won = false;
+  try {
+    for (const action of suite.expert(task)) {
+      const r = await env.step(action);
+      actions.push(action);
+      messages.push({ role: 'assistant', content: action }, { role: 'user', content: r.observation.text });
+      reward += r.reward;
+      score = r.info.score;
+      won = r.info.won;
+      if (r.done) break;
+    }
+  } finally {
+    await env.close?.();
+  }
+  return episodeRecord(task, { messages, actions, reward, score, won });
+}
+
+/** Cycles through a split's tasks `count` times in all: yields each task with its pass (0 = first). */
+export function* roundRobin<T>(items: readonly T[], count: number): Generator<[T, number]> {
+  if (items.length === 0) return;
+  for (let i = 0; i < count; i++) yield [items[i % items.length]!, Math.floor(i / items.length)];
+}
