@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { editDistance, nearest } from './suggest.js';
 import { runCli } from './testing.js';
 
+const tokenizerJson = fileURLToPath(new URL('../../../test-data/tokenizer/ours.tokenizer.json', import.meta.url));
+
 describe('diffworld routing', () => {
   it('an unknown command names the word, suggests the nearest commands and exits 2', async () => {
     const r = await runCli('nonsense');
@@ -53,6 +55,20 @@ describe('diffworld routing', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain('/nonexistent/x.jsonl');
     expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('an output directory that is a file, or an output file that is a directory, is bad input', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dw-cli-paths-'));
+    const input = join(dir, 'in.jsonl');
+    writeFileSync(input, '{"messages":[{"role":"user","content":"hi"}]}\n');
+    const split = await runCli('data', 'split', input, '--out', input, '--ratios', 'train=1');
+    expect(split).toMatchObject({ code: 2, err: `diffworld data split: ${input}/train.jsonl: cannot write here: a parent of this path is a file` });
+    const shards = await runCli('data', 'tokenize', input, '--tokenizer', tokenizerJson, '--out', input);
+    expect(shards).toMatchObject({ code: 2, err: `diffworld data tokenize: ${input}: is a file where a directory is needed` });
+    const convert = await runCli('data', 'convert', input, dir + '/');
+    expect(convert.code).toBe(2);
+    const train = await runCli('tokenizer', 'train', '--data', input, '--vocab-size', '300', '--out', dir);
+    expect(train).toMatchObject({ code: 2, err: `diffworld tokenizer train: ${dir}: is a directory; give a file path` });
   });
 
   it('suggestions: edit distance, and a word matching any part of a command', () => {

@@ -118,6 +118,9 @@ function badInputMessage(e: unknown): string | undefined {
   if (typeof e !== 'object' || e === null) return undefined;
   const err = e as { badInput?: unknown; message?: unknown; code?: unknown; path?: unknown };
   if (err.badInput === true) return String(err.message);
-  if (typeof err.code === 'string' && typeof err.path === 'string' && err.code in PATH_ERRORS) return `${err.path}: ${PATH_ERRORS[err.code]}`;
+  if (typeof err.code !== 'string' || typeof err.path !== 'string') return undefined;
+  // mkdir -p fails with EEXIST only where a path component is a file.
+  if (err.code === 'EEXIST' && (e as { syscall?: unknown }).syscall === 'mkdir') return `${err.path}: is a file where a directory is needed`;
+  if (err.code in PATH_ERRORS) return `${err.path}: ${PATH_ERRORS[err.code]}`;
   return undefined;
 }

@@ -8,6 +8,7 @@ export type DatasetIssueCode =
   | 'not_serializable' // a value has no JSON form
   | 'bad_format' // a file is not in the format its extension says
   | 'bad_option' // an option value is out of range
+  | 'bad_output' // an output path cannot be a file (it is a directory, or lies under a file)
   | 'io'; // the file system failed
 
 export interface DatasetIssue {
@@ -25,6 +26,7 @@ const BAD_INPUT: ReadonlySet<DatasetIssueCode> = new Set([
   'not_serializable',
   'bad_format',
   'bad_option',
+  'bad_output',
 ]);
 
 export class DatasetError extends Error {
