@@ -379,8 +379,18 @@ function checkData(file: string, name: string, dtype: StorageDtype, elements: nu
 }
 
 /** UTF-8 byte order, as Rust compares the names (JS `<` compares UTF-16 units, which differs past U+FFFF). */
-function compareUtf8(a: string, b: string): number {
+export function compareUtf8(a: string, b: string): number {
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** The dtype a tensor will be stored in by a writer whose float storage is `floatDtype`. */
+export function storageDtypeOf(tensor: TensorToWrite, floatDtype: FloatStorage = 'F32'): StorageDtype {
+  return tensor.dtype ?? defaultDtype(tensor.data, floatDtype);
+}
+
+/** Bytes a tensor takes in a file's data buffer (known before lazy data is produced). */
+export function storedBytes(tensor: TensorToWrite, floatDtype: FloatStorage = 'F32'): number {
+  return tensor.shape.reduce((a, b) => a * b, 1) * ITEM_SIZE[storageDtypeOf(tensor, floatDtype)];
 }
 
 interface PlannedTensor {
@@ -399,7 +409,7 @@ function plan(file: string, tensors: readonly TensorToWrite[], floatDtype: Float
     if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && d >= 0)) {
       throw bad(`shape must be non-negative integers, got ${JSON.stringify(shape)}`);
     }
-    const dtype = tensor.dtype ?? defaultDtype(tensor.data, floatDtype);
+    const dtype = storageDtypeOf(tensor, floatDtype);
     if (!STORAGE.has(dtype)) throw bad(`unknown storage dtype ${JSON.stringify(dtype)}`);
     const elements = shape.reduce((a, b) => a * b, 1);
     if (typeof tensor.data !== 'function') checkData(file, name, dtype, elements, tensor.data);
