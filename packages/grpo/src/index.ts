@@ -8,3 +8,12 @@ export {
 } from './loss.js';
 export { PolicyScorer, type ScorerOptions, type ParamValues, type FloatArray } from './score.js';
 export { GraphUpdater, type UpdaterOptions, type UpdateResult, type MicroResult } from './updater.js';
+export { type SequenceRow, type GrpoRow, packSequences, packGrpo, sftBatchSpec, sftLoss } from './batch.js';
+export {
+  rollout, demonstration, scorerPolicy, type TurnCodec, type RolloutLimits, type Episode, type NextTokenPolicy, type RolloutJob,
+} from './rollout.js';
+export { GrpoTrainer, type GrpoConfig, type UpdateMetrics, type GrpoStepMetrics } from './trainer.js';
+export { SftTrainer, type SftConfig } from './sft.js';
+export {
+  LineWalkEnv, SimulatedLineWalk, LineWalkOracle, LineWalkCodec, LINE_WALK_VOCAB, LINE_CELLS, lineWalkLayout, lineWalkTasks, lineWalkExpert, parseLineObservation,
+} from './toy/line-walk.js';
