@@ -1,0 +1,35 @@
+// Writes the DiffWorld-side checkpoint of the transformers golden (tools/golden/hf_models.py loads it
+// with transformers and records its logits): a tiny Qwen3 (tied embeddings, attention biases,
+// q/k norm, GQA, head_dim ≠ hidden/heads) with seeded random weights, as config.json (toHfConfig) +
+// model.safetensors (writeSafetensors, float32) in test-data/golden/hf/diffworld_written.
+// Run: npx tsx --conditions=@diffworld/source tools/golden/diffworld_checkpoint.ts [OUT_DIR]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Rng } from '@diffworld/dataset';
+// Module paths rather than the package entry, so the script does not load the whole engine.
+import { writeSafetensors } from '../../packages/mdlm-core/src/checkpoint/safetensors.js';
+import { type ModelConfig, toHfConfig, transformerParams } from '../../packages/mdlm-core/src/nn/index.js';
+
+export const DIFFWORLD_GOLDEN_CONFIG: ModelConfig = {
+  modelType: 'qwen3', vocabSize: 64, dModel: 32, nLayers: 2, nHeads: 4, nKvHeads: 2, headDim: 12, ffnDim: 40,
+  ropeTheta: 1_000_000, rmsEps: 1e-6, maxPositions: 512, ropeScaling: { type: 'default' }, ropeStyle: 'rope_scaling',
+  tieEmbeddings: true, attentionBias: true, attentionOutBias: true, mlpBias: false, qkNorm: true, torchDtype: 'float32',
+  bosTokenId: 1, eosTokenId: 2, extra: {},
+};
+
+async function main(out: string): Promise<void> {
+  mkdirSync(out, { recursive: true });
+  const rng = new Rng(20261130);
+  const tensors = transformerParams(DIFFWORLD_GOLDEN_CONFIG).map((p) => {
+    const n = p.shape.reduce((a, b) => a * b, 1);
+    const norm = p.name.endsWith('norm.weight');
+    const scale = p.name.endsWith('.bias') ? 0.2 : 0.6;
+    const data = Float32Array.from({ length: n }, () => (norm ? 1 + 0.2 * (rng.float() - 0.5) : scale * (rng.float() - 0.5)));
+    return { name: p.name, shape: p.shape, data };
+  });
+  await writeSafetensors(join(out, 'model.safetensors'), tensors, { metadata: { format: 'pt' } });
+  writeFileSync(join(out, 'config.json'), JSON.stringify(toHfConfig(DIFFWORLD_GOLDEN_CONFIG), null, 2) + '\n');
+  console.log(`wrote ${tensors.length} tensors and config.json to ${out}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main(process.argv[2] ?? 'test-data/golden/hf/diffworld_written');
