@@ -9,3 +9,5 @@ export { cutAtStop, type Anchor, type SampleRequest, type SampleResult, type Sam
 export { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffusion.js';
 export { sampleAutoregressive, type AutoregressiveOptions } from './autoregressive.js';
 export { sampleLlada, type LladaOptions } from './llada.js';
+export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions, type Weights } from './onnx-models.js';
+export { OnnxDecoder, RowCache, type DecoderOptions, type FloatDtype, type RowPass } from './onnx-decoder.js';

@@ -1,0 +1,227 @@
+// One batched forward pass of the decoder (src/nn) through ONNX Runtime, for rows that each bring
+// their own cached keys/values, new tokens, positions and attention pattern. Rows are padded to
+// the longest past and the longest new span; padded keys are masked out (exp(−1e9) is exactly 0),
+// so a row's result does not depend on the rest of the batch. The graph has named dims (batch,
+// past, new), so one compiled session serves every call.
+import { Graph, emitOnnx, sumDims } from '../graph/index.js';
+import { decoderForward, headDimOf, transformerParams, type TransformerConfig } from '../nn/transformer.js';
+import { ropeTablesAt } from '../nn/rope.js';
+import { createSession, hostTensor, toDevice, type HostTensor, type ProviderName, type Session, type SessionValue } from '../runtime/index.js';
+import { SamplingError } from './errors.js';
+
+export type FloatDtype = 'float32' | 'float64';
+type FloatArray = Float32Array | Float64Array;
+
+const NEG = -1e9;
+
+export interface DecoderOptions {
+  /** Compute type of the inference graph (default float32; float64 for bit-stable comparisons). */
+  dtype?: FloatDtype;
+  provider?: ProviderName;
+  intraOpThreads?: number;
+}
+
+/** A row's cached keys/values, token-major per layer: [tokens, nKvHeads, headDim]. */
+export class RowCache {
+  length = 0;
+  private capacity = 0;
+  readonly keys: FloatArray[];
+  readonly values: FloatArray[];
+  constructor(private readonly layers: number, private readonly width: number, private readonly Arr: Float32ArrayConstructor | Float64ArrayConstructor) {
+    this.keys = Array.from({ length: layers }, () => new Arr(0));
+    this.values = Array.from({ length: layers }, () => new Arr(0));
+  }
+  /** Appends `count` tokens whose per-layer rows are written by `fill(layer, keyDst, valueDst, offset)`. */
+  append(count: number, fill: (layer: number, k: FloatArray, v: FloatArray, offset: number) => void): void {
+    if (this.length + count > this.capacity) {
+      this.capacity = Math.max(2 * this.capacity, this.length + count, 16);
+      for (let l = 0; l < this.layers; l++) {
+        const k = new this.Arr(this.capacity * this.width), v = new this.Arr(this.capacity * this.width);
+        k.set(this.keys[l]!.subarray(0, this.length * this.width));
+        v.set(this.values[l]!.subarray(0, this.length * this.width));
+        this.keys[l] = k;
+        this.values[l] = v;
+      }
+    }
+    for (let l = 0; l < this.layers; l++) fill(l, this.keys[l]!, this.values[l]!, this.length * this.width);
+    this.length += count;
+  }
+}
+
+export interface RowPass {
+  /** The row's cache (its keys/values are attended to in full), or null for none. */
+  cache: RowCache | null;
+  tokens: readonly number[];
+  /** Absolute position of each new token (RoPE). */
+  positions: readonly number[];
+  /** Whether new token i may attend to new token j. */
+  allowed: (i: number, j: number) => boolean;
+  /** New tokens [0, keep) are appended to the cache after the pass. */
+  keep: number;
+  /** Which new tokens' logits to return (ascending). */
+  logitsOf: readonly number[];
+}
+
+export class OnnxDecoder {
+  readonly dtype: FloatDtype;
+  private readonly hd: number;
+  private readonly Arr: Float32ArrayConstructor | Float64ArrayConstructor;
+  private lastPast: { key: string; feeds: Record<string, SessionValue> } | null = null;
+  /** Forward passes run (one per `run`). */
+  passes = 0;
+
+  private constructor(readonly config: TransformerConfig, private readonly session: Session, private readonly params: Record<string, HostTensor>, dtype: FloatDtype) {
+    this.dtype = dtype;
+    this.hd = headDimOf(config);
+    this.Arr = dtype === 'float64' ? Float64Array : Float32Array;
+  }
+
+  static async create(config: TransformerConfig, weights: Readonly<Record<string, Float32Array | Float64Array>>, opts: DecoderOptions = {}): Promise<OnnxDecoder> {
+    const dtype = opts.dtype ?? 'float32';
+    const Arr = dtype === 'float64' ? Float64Array : Float32Array;
+    const g = new Graph();
+    const specs = transformerParams(config);
+    const p = Object.fromEntries(specs.map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
+    const hd = headDimOf(config);
+    const past = Array.from({ length: config.nLayers }, (_, i) => ({
+      key: g.input(`past.${i}.key`, dtype, ['batch', config.nKvHeads, 'past', hd]),
+      value: g.input(`past.${i}.value`, dtype, ['batch', config.nKvHeads, 'past', hd]),
+    }));
+    const out = decoderForward(config, p, {
+      inputIds: g.input('input_ids', 'int64', ['batch', 'new']),
+      mask: g.input('mask', dtype, ['batch', 1, 'new', sumDims(['past', 'new'])]),
+      cos: g.input('cos', dtype, ['batch', 1, 'new', hd]),
+      sin: g.input('sin', dtype, ['batch', 1, 'new', hd]),
+      past,
+    });
+    g.output('logits', out.logits);
+    out.present.forEach((kv, i) => {
+      g.output(`present.${i}.key`, kv.key);
+      g.output(`present.${i}.value`, kv.value);
+    });
+    const session = await createSession(emitOnnx(g, { name: 'decoder_kv' }).bytes, {
+      ...(opts.provider ? { provider: opts.provider } : {}),
+      ...(opts.intraOpThreads ? { intraOpThreads: opts.intraOpThreads } : {}),
+    });
+    const params: Record<string, HostTensor> = {};
+    for (const s of specs) {
+      const w = weights[s.name];
+      const size = s.shape.reduce((a, b) => a * b, 1);
+      if (!w || w.length !== size) throw new SamplingError('bad_input', `decoder: parameter "${s.name}" ${w ? `has ${w.length} values, its shape [${s.shape.join(', ')}] needs ${size}` : 'is missing'}`);
+      params[s.name] = hostTensor(dtype, (w instanceof Arr ? w : Arr.from(w)) as never, s.shape, s.name);
+    }
+    return new OnnxDecoder(config, session, params, dtype);
+  }
+
+  get provider(): ProviderName {
+    return this.session.provider;
+  }
+
+  newCache(): RowCache {
+    return new RowCache(this.config.nLayers, this.config.nKvHeads * this.hd, this.Arr);
+  }
+
+  /** One batched pass; per row, the logits of `logitsOf` ([count × V]). */
+  async run(rows: readonly RowPass[]): Promise<Float32Array[]> {
+    const c = this.config, hd = this.hd, hkv = c.nKvHeads, V = c.vocabSize, Arr = this.Arr;
+    const n = rows.length;
+    const pLen = rows.map((r) => r.cache?.length ?? 0);
+    const P = Math.max(0, ...pLen);
+    const T = Math.max(1, ...rows.map((r) => r.tokens.length));
+    const S = P + T;
+    const ids = new BigInt64Array(n * T);
+    const mask = new Arr(n * T * S).fill(NEG);
+    const cos = new Arr(n * T * hd), sin = new Arr(n * T * hd);
+    rows.forEach((r, b) => {
+      if (r.positions.length !== r.tokens.length) throw new SamplingError('bad_input', 'decoder: one position per new token');
+      r.tokens.forEach((t, i) => (ids[b * T + i] = BigInt(t)));
+      const tables = ropeTablesAt(c, [...r.positions, ...new Array<number>(T - r.tokens.length).fill(0)]);
+      cos.set(tables.cos, b * T * hd);
+      sin.set(tables.sin, b * T * hd);
+      for (let i = 0; i < T; i++) {
+        const row = (b * T + i) * S;
+        if (i >= r.tokens.length) {
+          mask[row + P + i] = 0; // a padded query attends to itself only (no empty softmax)
+          continue;
+        }
+        for (let j = 0; j < pLen[b]!; j++) mask[row + j] = 0;
+        for (let j = 0; j < r.tokens.length; j++) if (r.allowed(i, j)) mask[row + P + j] = 0;
+      }
+    });
+    const feeds: Record<string, SessionValue> = {
+      ...this.params,
+      ...(await this.pastFeeds(rows, P)),
+      input_ids: hostTensor('int64', ids, [n, T]),
+      mask: hostTensor(this.dtype, mask as never, [n, 1, T, S]),
+      cos: hostTensor(this.dtype, cos as never, [n, 1, T, hd]),
+      sin: hostTensor(this.dtype, sin as never, [n, 1, T, hd]),
+    };
+    const out = await this.session.run(feeds);
+    this.passes++;
+    const logits = (out['logits'] as HostTensor).data as FloatArray;
+    // Append the kept new keys/values: present[b, h, P + i, :] → cache token-major [i, h, :].
+    rows.forEach((r, b) => {
+      if (!r.keep) return;
+      if (!r.cache) throw new SamplingError('bad_input', 'decoder: keep > 0 needs a cache');
+      r.cache.append(r.keep, (l, kDst, vDst, off) => {
+        const pk = (out[`present.${l}.key`] as HostTensor).data as FloatArray;
+        const pv = (out[`present.${l}.value`] as HostTensor).data as FloatArray;
+        for (let i = 0; i < r.keep; i++)
+          for (let h = 0; h < hkv; h++) {
+            const src = ((b * hkv + h) * S + P + i) * hd, dst = off + (i * hkv + h) * hd;
+            kDst.set(pk.subarray(src, src + hd), dst);
+            vDst.set(pv.subarray(src, src + hd), dst);
+          }
+      });
+    });
+    if (rows.some((r) => r.keep)) this.dropPast();
+    return rows.map((r, b) => {
+      const res = new Float32Array(r.logitsOf.length * V);
+      r.logitsOf.forEach((i, k) => res.set(logits.subarray((b * T + i) * V, (b * T + i + 1) * V), k * V));
+      return res;
+    });
+  }
+
+  /** Forgets the assembled past (frees its device buffers). */
+  dropPast(): void {
+    for (const v of Object.values(this.lastPast?.feeds ?? {})) if (v.kind === 'device') v.dispose();
+    this.lastPast = null;
+  }
+
+  /**
+   * Past tensors [n, Hkv, P, hd] per layer. Denoising steps of a block reuse the same caches, so
+   * the assembled tensors are kept until a cache or the row set changes — and on WebGPU they are
+   * uploaded once and stay in device memory across those calls.
+   */
+  private async pastFeeds(rows: readonly RowPass[], P: number): Promise<Record<string, SessionValue>> {
+    const caches = rows.map((r) => r.cache);
+    const key = `${P}|${caches.map((c) => (c ? `${cacheId(c)}:${c.length}` : '-')).join(',')}`;
+    if (this.lastPast?.key === key) return this.lastPast.feeds;
+    this.dropPast();
+    const c = this.config, hd = this.hd, hkv = c.nKvHeads, n = rows.length;
+    const feeds: Record<string, SessionValue> = {};
+    for (let l = 0; l < c.nLayers; l++) {
+      for (const kind of ['key', 'value'] as const) {
+        const dst = new this.Arr(n * hkv * P * hd);
+        caches.forEach((cache, b) => {
+          if (!cache) return;
+          const src = kind === 'key' ? cache.keys[l]! : cache.values[l]!;
+          for (let t = 0; t < cache.length; t++)
+            for (let h = 0; h < hkv; h++) dst.set(src.subarray((t * hkv + h) * hd, (t * hkv + h + 1) * hd), ((b * hkv + h) * P + t) * hd);
+        });
+        const host = hostTensor(this.dtype, dst as never, [n, hkv, P, hd]);
+        feeds[`past.${l}.${kind}`] = this.session.provider === 'webgpu' && P > 0 ? await toDevice(host) : host;
+      }
+    }
+    this.lastPast = { key, feeds };
+    return feeds;
+  }
+}
+
+const ids = new WeakMap<RowCache, number>();
+let nextId = 0;
+function cacheId(c: RowCache): number {
+  let id = ids.get(c);
+  if (id === undefined) ids.set(c, (id = nextId++));
+  return id;
+}

@@ -1,0 +1,204 @@
+// The samplers on tiny models trained here with StepRunner (block diffusion, AR and MDLM on one
+// progression corpus) and run through ONNX Runtime: KV-cached = uncached token for token,
+// dynamic at τ = 1 = static, greedy determinism, anchors kept verbatim, the repetition penalty
+// acting on exactly the tokens it names, and results independent of batch size and order.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TransformerConfig } from '../nn/transformer.js';
+import { sampleAutoregressive, type AutoregressiveOptions } from './autoregressive.js';
+import { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffusion.js';
+import { sampleLlada, type LladaOptions } from './llada.js';
+import type { BlockDiffusionModel, CausalModel } from './model.js';
+import { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions } from './onnx-models.js';
+import type { SampleRequest, SampleResult } from './request.js';
+import { progression, TOY, trainTiny } from './tiny-models.js';
+
+const cfg: TransformerConfig = { vocabSize: TOY.vocab, dModel: 32, nLayers: 2, nHeads: 4, nKvHeads: 2, ffnDim: 64, ropeTheta: 10000, rmsEps: 1e-6 };
+const L = 16, TERMS = 12, B = 4;
+// float64 graphs: cached and uncached passes then agree to ~1e-15, so no argmax can flip on rounding.
+const exact: OnnxModelOptions = { provider: 'cpu', dtype: 'float64' };
+type W = Record<string, Float32Array>;
+let bd3: W, ar: W, mdlm: W;
+
+beforeAll(async () => {
+  const t0 = performance.now();
+  const common = { config: cfg, seqLen: L, terms: TERMS, steps: 250, batch: 8, lr: 1e-2 };
+  bd3 = await trainTiny({ ...common, kind: 'bd3', blockLength: B, steps: 400, lr: 5e-3 });
+  ar = await trainTiny({ ...common, kind: 'ar' });
+  mdlm = await trainTiny({ ...common, kind: 'mdlm' });
+  console.log(`trained 3 tiny models in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}, 120_000);
+
+/** Prompts of 3–7 terms of different progressions; the true continuation follows. */
+const requests = (n: number, seed = 0): SampleRequest[] =>
+  Array.from({ length: n }, (_, i) => ({ prompt: progression(i % 11, 1 + (i % 4), TERMS, L).slice(0, 3 + (i % 5)), seed: seed + i }));
+const toks = (rs: readonly SampleResult[]) => rs.map((r) => r.tokens);
+const bdBase: BlockDiffusionOptions = { temperature: 0, maskId: TOY.mask, maxNewTokens: 12, stopIds: [TOY.eos] };
+
+describe('block diffusion on a trained BD3 model', () => {
+  it('KV-cached decoding equals uncached decoding token for token (every strategy, greedy and sampled, merged or separate commits)', async () => {
+    const cached = await OnnxBlockDiffusionModel.create(cfg, bd3, B, exact);
+    const uncached = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { ...exact, cache: 'none' });
+    const rq = requests(12);
+    for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static', 'sequential'] as const)
+      for (const temperature of [0, 1]) {
+        const o = { ...bdBase, unmasking, temperature, topP: 0.95 };
+        const a = await sampleBlockDiffusion(cached, rq, o);
+        expect(toks(await sampleBlockDiffusion(uncached, rq, o)), `${unmasking} T=${temperature}`).toEqual(toks(a));
+        expect(toks(await sampleBlockDiffusion(cached, rq, { ...o, mergeCommit: false }))).toEqual(toks(a));
+      }
+  });
+
+  it('greedy decoding is deterministic and learned the corpus; dynamic at 0.85 needs fewer forwards than static', async () => {
+    const m = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { provider: 'cpu' });
+    const rq = requests(22);
+    const a = await sampleBlockDiffusion(m, rq, bdBase);
+    expect(toks(await sampleBlockDiffusion(m, requests(22, 1000), bdBase))).toEqual(toks(a)); // seeds do not matter at T = 0
+    // The first generated term is right for most prompts (a 400-step model; the bench trains longer).
+    const firstRight = a.filter((r, i) => r.tokens[0] === progression(i % 11, 1 + (i % 4), TERMS, L)[rq[i]!.prompt.length]).length;
+    console.log(`bd3 greedy: first term right for ${firstRight}/22 prompts`);
+    expect(firstRight).toBeGreaterThanOrEqual(12); // chance is 2 of 22
+    const st = await sampleBlockDiffusion(m, rq, { ...bdBase, unmasking: 'low_confidence_static' });
+    const fw = (rs: SampleResult[]) => rs.reduce((s, r) => s + r.stats.forwards, 0);
+    expect(fw(a)).toBeLessThan(fw(st));
+  });
+
+  it('dynamic with threshold 1.0 equals static', async () => {
+    const m = await OnnxBlockDiffusionModel.create(cfg, bd3, B, exact);
+    for (const temperature of [0, 1]) {
+      const st = await sampleBlockDiffusion(m, requests(12), { ...bdBase, temperature, unmasking: 'low_confidence_static' });
+      const dy = await sampleBlockDiffusion(m, requests(12), { ...bdBase, temperature, unmasking: 'low_confidence_dynamic', threshold: 1 });
+      expect(dy.map((r) => [r.tokens, r.stats.forwards])).toEqual(st.map((r) => [r.tokens, r.stats.forwards]));
+    }
+  });
+
+  it('results do not depend on batch size or order', async () => {
+    const m = await OnnxBlockDiffusionModel.create(cfg, bd3, B, exact);
+    const rq = requests(9, 40);
+    const o = { ...bdBase, temperature: 1 };
+    const all = await sampleBlockDiffusion(m, rq, o);
+    const reversed = (await sampleBlockDiffusion(m, [...rq].reverse(), o)).reverse();
+    const pairs = [...(await sampleBlockDiffusion(m, rq.slice(0, 4), o)), ...(await sampleBlockDiffusion(m, rq.slice(4), o))];
+    const alone = [];
+    for (const r of rq.slice(0, 3)) alone.push((await sampleBlockDiffusion(m, [r], o))[0]!);
+    expect(toks(reversed)).toEqual(toks(all));
+    expect(toks(pairs)).toEqual(toks(all));
+    expect(toks(alone)).toEqual(toks(all).slice(0, 3));
+  });
+
+  it('anchors appear verbatim in all of 300 seeded samples', async () => {
+    const m = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { provider: 'cpu' });
+    const anchors = [{ at: 1, tokens: [7, 7] }, { at: 9, tokens: [3] }];
+    const rq = requests(300).map((r) => ({ ...r, anchors }));
+    const rs = await sampleBlockDiffusion(m, rq, { ...bdBase, temperature: 1 });
+    for (const r of rs) {
+      expect(r.tokens.slice(1, 3)).toEqual([7, 7]);
+      expect(r.tokens[9]).toBe(3);
+    }
+  });
+
+  it('the repetition penalty equals penalizing, by hand, the logits of tokens in finished generated blocks', async () => {
+    const PEN = 3;
+    const rq = requests(12);
+    const plain = await OnnxBlockDiffusionModel.create(cfg, bd3, B, exact);
+    const withPenalty = await sampleBlockDiffusion(plain, rq, { ...bdBase, repetitionPenalty: PEN });
+    // The same model, its logits penalized outside the sampler: the ids committed at generated positions.
+    const byHand: BlockDiffusionModel = {
+      vocabSize: plain.vocabSize,
+      blockLength: B,
+      open: async (n) => {
+        const inner = await plain.open(n);
+        const committed: number[][] = Array.from({ length: n }, () => []);
+        return {
+          forward: async (items) => {
+            for (const it of items) committed[it.row]!.push(...(it.commit ?? []));
+            const out = await inner.forward(items);
+            items.filter((it) => it.query).forEach((it, k) => {
+              const ids = new Set(committed[it.row]!.slice(rq[it.row]!.prompt.length));
+              for (let pos = 0; pos < B; pos++)
+                for (const id of ids) {
+                  const x = out[k]![pos * TOY.vocab + id]!;
+                  out[k]![pos * TOY.vocab + id] = x < 0 ? x * PEN : x / PEN;
+                }
+            });
+            return out;
+          },
+          close: () => inner.close(),
+        };
+      },
+    };
+    expect(toks(await sampleBlockDiffusion(byHand, rq, bdBase))).toEqual(toks(withPenalty));
+    expect(toks(withPenalty)).not.toEqual(toks(await sampleBlockDiffusion(plain, rq, bdBase))); // it does change outputs
+  });
+});
+
+describe('AR decoding on a trained AR model', () => {
+  const arBase: AutoregressiveOptions = { temperature: 0, maxNewTokens: 12, stopIds: [TOY.eos] };
+
+  it('KV-cached equals uncached token for token; greedy continues every progression exactly', async () => {
+    const cached = await OnnxCausalModel.create(cfg, ar, exact);
+    const uncached = await OnnxCausalModel.create(cfg, ar, { ...exact, cache: 'none' });
+    const rq = requests(12);
+    for (const o of [arBase, { ...arBase, temperature: 1, topK: 3 }]) expect(toks(await sampleAutoregressive(uncached, rq, o))).toEqual(toks(await sampleAutoregressive(cached, rq, o)));
+    const g = await sampleAutoregressive(cached, rq, arBase);
+    const exactMatch = g.filter((r, i) => r.tokens.join() === progression(i % 11, 1 + (i % 4), TERMS, L).slice(rq[i]!.prompt.length, TERMS).join()).length;
+    expect(exactMatch).toBeGreaterThanOrEqual(9);
+    expect(g.every((r) => r.stats.forwards === r.tokens.length + (r.finish === 'stop' ? 1 : 0))).toBe(true);
+  });
+
+  it('the repetition penalty equals penalizing by hand the logits of generated tokens (prompt too with penalizePrompt); batch-independent', async () => {
+    const PEN = 2.5;
+    const rq = requests(10, 7);
+    const plain = await OnnxCausalModel.create(cfg, ar, exact);
+    for (const penalizePrompt of [false, true]) {
+      const withPenalty = await sampleAutoregressive(plain, rq, { ...arBase, temperature: 1, repetitionPenalty: PEN, penalizePrompt });
+      const byHand: CausalModel = {
+        vocabSize: plain.vocabSize,
+        open: async (n) => {
+          const inner = await plain.open(n);
+          const seen: number[][] = Array.from({ length: n }, () => []);
+          return {
+            forward: async (items) => {
+              const out = await inner.forward(items);
+              items.forEach((it, k) => {
+                seen[it.row]!.push(...it.tokens);
+                for (const id of new Set(seen[it.row]!.slice(penalizePrompt ? 0 : rq[it.row]!.prompt.length))) {
+                  const x = out[k]![id]!;
+                  out[k]![id] = x < 0 ? x * PEN : x / PEN;
+                }
+              });
+              return out;
+            },
+            close: () => inner.close(),
+          };
+        },
+      };
+      expect(toks(await sampleAutoregressive(byHand, rq, { ...arBase, temperature: 1 }))).toEqual(toks(withPenalty));
+    }
+    const o = { ...arBase, temperature: 1 };
+    const all = await sampleAutoregressive(plain, rq, o);
+    expect(toks((await sampleAutoregressive(plain, [...rq].reverse(), o)).reverse())).toEqual(toks(all));
+    expect(toks(await sampleAutoregressive(plain, rq.slice(0, 1), o))).toEqual(toks(all).slice(0, 1));
+  });
+});
+
+describe('LLaDA sampling on a trained bidirectional MDLM', () => {
+  const ll: LladaOptions = { temperature: 0, maskId: TOY.mask, genLength: 8, blockLength: 4, stopIds: [TOY.eos] };
+
+  it('anchors verbatim in 300 seeded samples; low-confidence and random remasking; batch-independent', async () => {
+    const m = await OnnxBidirectionalModel.create(cfg, mdlm, exact);
+    const anchors = [{ at: 5, tokens: [2, 9] }];
+    const rq = requests(300).map((r) => ({ ...r, anchors }));
+    const rs = await sampleLlada(m, rq, { ...ll, temperature: 1, stopIds: [] });
+    for (const r of rs) expect(r.tokens.slice(5, 7)).toEqual([2, 9]);
+    for (const remasking of ['low_confidence', 'random'] as const) {
+      const o = { ...ll, remasking, temperature: 1, steps: 4 };
+      const few = requests(6, 3);
+      const all = await sampleLlada(m, few, o);
+      expect(toks((await sampleLlada(m, [...few].reverse(), o)).reverse())).toEqual(toks(all));
+      expect(toks(await sampleLlada(m, few.slice(2, 3), o))).toEqual(toks(all).slice(2, 3));
+      for (const r of all) expect(r.stats.forwards).toBe(4);
+    }
+    const g1 = await sampleLlada(m, requests(8), ll);
+    expect(toks(await sampleLlada(m, requests(8, 50), ll))).toEqual(toks(g1));
+  });
+});

@@ -1,0 +1,127 @@
+// The sampler interfaces (model.ts) on a trained decoder (src/nn) through ONNX Runtime.
+//   cache 'kv'    committed tokens' keys/values are kept per row and attended to; only new tokens
+//                 run (the prompt once, then each block / token).
+//   cache 'none'  every call re-runs the row's whole committed sequence plus the new tokens —
+//                 the uncached reference the cached decoders must equal token for token.
+// Positions count from each row's first token; block alignment (block diffusion) likewise.
+import type { TransformerConfig } from '../nn/transformer.js';
+import { SamplingError } from './errors.js';
+import type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel } from './model.js';
+import { type DecoderOptions, OnnxDecoder, type RowCache, type RowPass } from './onnx-decoder.js';
+
+export type Weights = Readonly<Record<string, Float32Array | Float64Array>>;
+
+export interface OnnxModelOptions extends DecoderOptions {
+  /** Default 'kv'. */
+  cache?: 'kv' | 'none';
+}
+
+const range = (start: number, count: number) => Array.from({ length: count }, (_, i) => start + i);
+
+/** Per-row state of either cache mode: the K/V cache, or the committed tokens to re-run. */
+class Rows {
+  readonly caches: (RowCache | null)[];
+  readonly history: number[][];
+  constructor(readonly decoder: OnnxDecoder, n: number, readonly mode: 'kv' | 'none') {
+    this.caches = Array.from({ length: n }, () => (mode === 'kv' ? decoder.newCache() : null));
+    this.history = Array.from({ length: n }, () => []);
+  }
+  checkRow(row: number): void {
+    if (!(Number.isInteger(row) && row >= 0 && row < this.history.length)) throw new SamplingError('bad_input', `model: row ${row} is not one of the ${this.history.length} opened`);
+  }
+}
+
+export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
+  readonly vocabSize: number;
+  private constructor(readonly decoder: OnnxDecoder, readonly blockLength: number, readonly cache: 'kv' | 'none') {
+    this.vocabSize = decoder.config.vocabSize;
+  }
+
+  static async create(config: TransformerConfig, weights: Weights, blockLength: number, opts: OnnxModelOptions = {}): Promise<OnnxBlockDiffusionModel> {
+    if (!(Number.isInteger(blockLength) && blockLength >= 1)) throw new SamplingError('bad_option', `block model: blockLength must be an integer ≥ 1, got ${blockLength}`);
+    return new OnnxBlockDiffusionModel(await OnnxDecoder.create(config, weights, opts), blockLength, opts.cache ?? 'kv');
+  }
+
+  open(n: number): BlockDecoder {
+    const rows = new Rows(this.decoder, n, this.cache);
+    const B = this.blockLength;
+    // Block-causal over the new tokens; they start on a block boundary because caches hold whole blocks.
+    const blockCausal = (i: number, j: number) => Math.floor(j / B) <= Math.floor(i / B);
+    return {
+      forward: async (items: readonly BlockItem[]) => {
+        const passes: RowPass[] = [];
+        for (const it of items) {
+          rows.checkRow(it.row);
+          const commit = it.commit ?? [];
+          if (commit.length % B !== 0) throw new SamplingError('bad_input', `block model: row ${it.row} commits ${commit.length} tokens, not whole blocks of ${B}`);
+          if (it.query && it.query.length !== B) throw new SamplingError('bad_input', `block model: row ${it.row} queries ${it.query.length} tokens, a block is ${B}`);
+          const query = it.query ?? [];
+          if (this.cache === 'kv') {
+            const cache = rows.caches[it.row]!;
+            const tokens = [...commit, ...query];
+            passes.push({ cache, tokens, positions: range(cache.length, tokens.length), allowed: blockCausal, keep: commit.length, logitsOf: range(commit.length, query.length) });
+          } else {
+            const h = rows.history[it.row]!;
+            h.push(...commit);
+            if (!it.query) continue;
+            const tokens = [...h, ...query];
+            passes.push({ cache: null, tokens, positions: range(0, tokens.length), allowed: blockCausal, keep: 0, logitsOf: range(h.length, B) });
+          }
+        }
+        if (passes.length === 0) return [];
+        const out = await this.decoder.run(passes);
+        return out.filter((_, k) => passes[k]!.logitsOf.length > 0);
+      },
+      close: () => this.decoder.dropPast(),
+    };
+  }
+}
+
+export class OnnxCausalModel implements CausalModel {
+  readonly vocabSize: number;
+  private constructor(readonly decoder: OnnxDecoder, readonly cache: 'kv' | 'none') {
+    this.vocabSize = decoder.config.vocabSize;
+  }
+
+  static async create(config: TransformerConfig, weights: Weights, opts: OnnxModelOptions = {}): Promise<OnnxCausalModel> {
+    return new OnnxCausalModel(await OnnxDecoder.create(config, weights, opts), opts.cache ?? 'kv');
+  }
+
+  open(n: number): CausalDecoder {
+    const rows = new Rows(this.decoder, n, this.cache);
+    const causal = (i: number, j: number) => j <= i;
+    return {
+      forward: async (items: readonly CausalItem[]) => {
+        const passes = items.map((it): RowPass => {
+          rows.checkRow(it.row);
+          if (it.tokens.length === 0) throw new SamplingError('bad_input', `causal model: row ${it.row} brings no tokens`);
+          if (this.cache === 'kv') {
+            const cache = rows.caches[it.row]!;
+            return { cache, tokens: it.tokens, positions: range(cache.length, it.tokens.length), allowed: causal, keep: it.tokens.length, logitsOf: [it.tokens.length - 1] };
+          }
+          const h = rows.history[it.row]!;
+          h.push(...it.tokens);
+          return { cache: null, tokens: [...h], positions: range(0, h.length), allowed: causal, keep: 0, logitsOf: [h.length - 1] };
+        });
+        return this.decoder.run(passes);
+      },
+      close: () => this.decoder.dropPast(),
+    };
+  }
+}
+
+/** Full attention over each canvas (MDLM / LLaDA); there is no exact cache for it. */
+export class OnnxBidirectionalModel implements BidirectionalModel {
+  readonly vocabSize: number;
+  private constructor(readonly decoder: OnnxDecoder) {
+    this.vocabSize = decoder.config.vocabSize;
+  }
+
+  static async create(config: TransformerConfig, weights: Weights, opts: DecoderOptions = {}): Promise<OnnxBidirectionalModel> {
+    return new OnnxBidirectionalModel(await OnnxDecoder.create(config, weights, opts));
+  }
+
+  forward(canvases: readonly (readonly number[])[]): Promise<Float32Array[]> {
+    return this.decoder.run(canvases.map((c) => ({ cache: null, tokens: c, positions: range(0, c.length), allowed: () => true, keep: 0, logitsOf: range(0, c.length) })));
+  }
+}
