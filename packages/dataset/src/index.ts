@@ -1,6 +1,6 @@
 // Public API of @diffworld/dataset.
 export { DatasetError, renderIssue, type DatasetIssue, type DatasetIssueCode, type Result } from './errors.js';
-export { ROLES, validateRow, formatRowIssues, type Role, type ChatMessage, type ChatRow, type RowIssue } from './rows.js';
+export { ROLES, MAX_META_DEPTH, assertWritable, validateRow, formatRowIssues, type Role, type ChatMessage, type ChatRow, type RowIssue } from './rows.js';
 export * from './pyjson/index.js';
 export { AtomicFile, removeStaleTemps, writeFileAtomic } from './io/atomic.js';
 export { readLines, type Line } from './io/lines.js';

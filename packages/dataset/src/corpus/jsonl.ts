@@ -3,7 +3,7 @@
 import { DatasetError } from '../errors.js';
 import { AtomicFile } from '../io/atomic.js';
 import { readLines } from '../io/lines.js';
-import { formatRowIssues, validateRow, type ChatRow } from '../rows.js';
+import { assertWritable, formatRowIssues, validateRow, type ChatRow } from '../rows.js';
 import { IssueSink, type ReadOptions, type RowSource } from './source.js';
 
 /**
@@ -26,6 +26,10 @@ export function readJsonlRows(path: string, options: ReadOptions = {}): RowSourc
           continue;
         }
         const where = `${path}:${line.number}`;
+        if (line.badUtf8 !== undefined) {
+          sink.bad('malformed_line', where, `not valid UTF-8 (byte ${line.badUtf8 + 1} of the line)`);
+          continue;
+        }
         let value: unknown;
         try {
           value = JSON.parse(line.text);
@@ -51,6 +55,10 @@ export async function* readJsonlValues(path: string, options: ReadOptions = {}):
   const sink = new IssueSink(path, options);
   for await (const line of readLines(path)) {
     if (line.text.trim() === '') continue;
+    if (line.badUtf8 !== undefined) {
+      sink.bad('malformed_line', `${path}:${line.number}`, `not valid UTF-8 (byte ${line.badUtf8 + 1} of the line)`);
+      continue;
+    }
     try {
       yield { line: line.number, value: JSON.parse(line.text) };
     } catch (e) {
@@ -60,7 +68,8 @@ export async function* readJsonlValues(path: string, options: ReadOptions = {}):
 }
 
 /** The JSON text of one row: keys in the order messages, dataset, meta. */
-export function rowToJson(row: ChatRow): string {
+export function rowToJson(row: ChatRow, where = 'row'): string {
+  assertWritable(row, where);
   const out: Record<string, unknown> = { messages: row.messages.map((m) => ({ role: m.role, content: m.content })) };
   if (row.dataset !== undefined) out['dataset'] = row.dataset;
   if (row.meta !== undefined) out['meta'] = row.meta;
@@ -97,7 +106,7 @@ export function createJsonlWriter(path: string): RowWriter {
       return rows;
     },
     async write(row) {
-      const text = rowToJson(row) + '\n';
+      const text = rowToJson(row, `${path}: row ${rows + 1}`) + '\n';
       buf.push(text);
       size += text.length;
       rows++;

@@ -6,7 +6,7 @@ import { compressors } from 'hyparquet-compressors';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { DatasetError } from '../errors.js';
 import { AtomicFile } from '../io/atomic.js';
-import { formatRowIssues, validateRow, type ChatRow } from '../rows.js';
+import { assertWritable, formatRowIssues, validateRow, type ChatRow } from '../rows.js';
 import type { RowWriter } from './jsonl.js';
 import { IssueSink, type ReadOptions, type RowSource } from './source.js';
 
@@ -195,6 +195,7 @@ export function createParquetWriter(path: string, options: ParquetWriteOptions =
           hint: 'write with metaColumn: true (CLI: --meta-column) to keep it in a JSON column',
         });
       }
+      assertWritable(row, `${path}: row ${rows + 1}`);
       datasets.push(row.dataset ?? null);
       messages.push(row.messages.map((m) => ({ role: m.role, content: m.content })));
       if (metaColumn) metas.push(row.meta === undefined ? null : JSON.stringify(row.meta));
