@@ -114,7 +114,9 @@ export async function rollout(policy: NextTokenPolicy, jobs: readonly RolloutJob
       const chunk = active.slice(i, i + policy.batch);
       const logits = await policy.nextLogits(chunk.map((l) => l.ep.ids));
       chunk.forEach((l, k) => {
-        const token = chooseToken(logits[k]!, sampling, l.job.rng).token;
+        const row = logits[k]!;
+        if (row.some((x) => Number.isNaN(x))) throw new GrpoError('non_finite', `rollout: the policy's next-token logits are NaN for task ${l.job.task.id} at token ${l.ep.ids.length}; the weights have diverged, the run stops here`);
+        const token = chooseToken(row, sampling, l.job.rng).token;
         l.ep.ids.push(token);
         l.ep.lossMask.push(1);
         l.ep.policyTokens++;
