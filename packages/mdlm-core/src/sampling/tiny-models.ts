@@ -73,7 +73,8 @@ export async function trainTiny(o: TinyTrainOptions): Promise<Record<string, Flo
   for (let s = 0; s < o.steps; s++) {
     const x0 = new BigInt64Array(BATCH * L);
     for (let b = 0; b < BATCH; b++) progression(rng.int(0, 10), rng.int(1, 4), o.terms, L).forEach((t, i) => (x0[b * L + i] = BigInt(t)));
-    let input = x0, weights = new Float32Array(BATCH * L).fill(1);
+    let input: BigInt64Array = x0;
+    let weights: Float32Array = new Float32Array(BATCH * L).fill(1);
     if (o.kind !== 'ar') {
       const noised = noiseBatch(x0, new Uint8Array(BATCH * L).fill(1), BATCH, { maskId: TOY.mask, rng });
       weights = noised.weights;
