@@ -1,13 +1,11 @@
 // Writes the DiffWorld-side checkpoint of the transformers golden (tools/golden/hf_models.py loads it
 // with transformers and records its logits): a tiny Qwen3 (tied embeddings, attention biases,
-// q/k norm, GQA, head_dim ≠ hidden/heads) with seeded random weights, as config.json (toHfConfig) +
-// model.safetensors (writeSafetensors, float32) in test-data/golden/hf/diffworld_written.
+// q/k norm, GQA, head_dim ≠ hidden/heads) with seeded random weights, saved by saveCheckpoint with
+// config.json from toHfConfig (float32 weights) in test-data/golden/hf/diffworld_written.
 // Run: npx tsx --conditions=@diffworld/source tools/golden/diffworld_checkpoint.ts [OUT_DIR]
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Rng } from '@diffworld/dataset';
 // Module paths rather than the package entry, so the script does not load the whole engine.
-import { writeSafetensors } from '../../packages/mdlm-core/src/checkpoint/safetensors.js';
+import { saveCheckpoint } from '../../packages/mdlm-core/src/checkpoint/directory.js';
 import { type ModelConfig, toHfConfig, transformerParams } from '../../packages/mdlm-core/src/nn/index.js';
 
 export const DIFFWORLD_GOLDEN_CONFIG: ModelConfig = {
@@ -18,18 +16,16 @@ export const DIFFWORLD_GOLDEN_CONFIG: ModelConfig = {
 };
 
 async function main(out: string): Promise<void> {
-  mkdirSync(out, { recursive: true });
   const rng = new Rng(20261130);
-  const tensors = transformerParams(DIFFWORLD_GOLDEN_CONFIG).map((p) => {
+  const weights = new Map(transformerParams(DIFFWORLD_GOLDEN_CONFIG).map((p) => {
     const n = p.shape.reduce((a, b) => a * b, 1);
     const norm = p.name.endsWith('norm.weight');
     const scale = p.name.endsWith('.bias') ? 0.2 : 0.6;
     const data = Float32Array.from({ length: n }, () => (norm ? 1 + 0.2 * (rng.float() - 0.5) : scale * (rng.float() - 0.5)));
-    return { name: p.name, shape: p.shape, data };
-  });
-  await writeSafetensors(join(out, 'model.safetensors'), tensors, { metadata: { format: 'pt' } });
-  writeFileSync(join(out, 'config.json'), JSON.stringify(toHfConfig(DIFFWORLD_GOLDEN_CONFIG), null, 2) + '\n');
-  console.log(`wrote ${tensors.length} tensors and config.json to ${out}`);
+    return [p.name, { shape: p.shape, data }] as const;
+  }));
+  const saved = await saveCheckpoint(out, { config: toHfConfig(DIFFWORLD_GOLDEN_CONFIG), weights });
+  console.log(`wrote ${weights.size} tensors to ${saved.dir}: ${saved.files.join(', ')}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main(process.argv[2] ?? 'test-data/golden/hf/diffworld_written');

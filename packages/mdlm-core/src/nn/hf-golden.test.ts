@@ -1,15 +1,15 @@
 // Agreement with Hugging Face transformers (tools/golden/hf_models.py, transformers 5.17 / torch
 // 2.11, outputs in test-data/golden/hf): checkpoints saved by transformers (float32, bfloat16, one
-// sharded) load through parseHfConfig + the safetensors reader and reproduce transformers' logits,
+// sharded) load through parseHfConfig + loadCheckpoint and reproduce transformers' logits,
 // masked cross-entropy loss and every parameter gradient; RoPE inverse frequencies and cos/sin match
 // to float32 rounding (almost all bit for bit) for default, linear, dynamic, llama3 and yarn at
 // positions past 4,096; llama3- and
 // yarn-scaled models match at positions 5000..5007; a checkpoint written by DiffWorld gives the
 // logits transformers computes from it.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readSafetensors } from '../checkpoint/safetensors.js';
+import { loadCheckpoint as loadCheckpointDir } from '../checkpoint/directory.js';
 import { Graph, type Tensor, type TypedData, reshape, typedFrom } from '../graph/index.js';
 import { compile } from '../graph/test-utils.js';
 import { type LossFn, type StepGraphSpec, buildGradStep, stepNames } from '../train/step.js';
@@ -53,14 +53,11 @@ beforeAll(() => {
   expect(index.errors).toEqual([]);
 });
 
-/** config.json + weights (model.safetensors, or the shards listed in model.safetensors.index.json). */
+/** config.json through parseHfConfig, weights through the checkpoint loader (shards + index included). */
 async function loadCheckpoint(dir: string): Promise<{ cfg: ModelConfig; weights: Map<string, Float32Array> }> {
-  const cfg = parseHfConfig(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')), join(dir, 'config.json'));
-  const indexPath = join(dir, 'model.safetensors.index.json');
-  const files = existsSync(indexPath) ? [...new Set(Object.values((JSON.parse(readFileSync(indexPath, 'utf8')) as { weight_map: Record<string, string> }).weight_map))] : ['model.safetensors'];
-  const weights = new Map<string, Float32Array>();
-  for (const f of files) for (const [name, t] of await readSafetensors(join(dir, f))) weights.set(name, t.data as Float32Array);
-  return { cfg, weights };
+  const loaded = await loadCheckpointDir(dir);
+  const cfg = parseHfConfig(loaded.config, join(dir, 'config.json'));
+  return { cfg, weights: new Map([...loaded.weights].map(([name, w]) => [name, w.data])) };
 }
 
 /** max |a − b| and the same relative to max(1, max |b|). */
