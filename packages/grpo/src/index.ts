@@ -17,3 +17,4 @@ export { SftTrainer, type SftConfig } from './sft.js';
 export {
   LineWalkEnv, SimulatedLineWalk, LineWalkOracle, LineWalkCodec, LINE_WALK_VOCAB, LINE_CELLS, lineWalkLayout, lineWalkTasks, lineWalkExpert, parseLineObservation,
 } from './toy/line-walk.js';
+export { ChatTurnCodec, type ChatCodecOptions } from './chat-codec.js';
