@@ -9,6 +9,8 @@ export { AlfworldEnv, GameNotRunningError } from './env.js';
 export { buildScene } from './testing/scenes.js';
 export type { SceneSketch } from './testing/scenes.js';
 export { TASK_TYPES, TASK_SPECS, SPLITS, SPLIT_COUNTS } from './world/tasks.js';
+export { TRANSFORMS, TRANSFORM_RULES, canTransform, applyTransform, isTransform } from './world/rules.js';
+export type { Transform, TransformRule, TransformFlag } from './world/rules.js';
 export type { TaskType, TaskTypeSpec, AlfworldSplit } from './world/tasks.js';
 export { TEXT, COMMANDS, NOTHING_HAPPENS, BANNER, listItems } from './world/text.js';
 export type { Grammar } from './world/text.js';
@@ -26,7 +28,7 @@ export { replayBelief, initialBelief, applyObservation } from './harness/belief.
 export type { Belief } from './harness/belief.js';
 export { checkGoalSatisfied, alfworldReward } from './harness/reward.js';
 export type { GoalMeta } from './harness/reward.js';
-export { startAlfworldServer } from './server/server.js';
-export type { AlfworldServerOptions } from './server/server.js';
+export { startAlfworldServer } from './server.js';
+export type { AlfworldServerOptions } from './server.js';
 export { corpusEpisodes, corpusRows, episodeRows, playEpisode, expertDemo, playedEpisodeRecord } from './corpus.js';
 export type { CorpusOptions, PerturbOptions, PlayedEpisode } from './corpus.js';

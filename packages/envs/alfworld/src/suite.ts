@@ -10,7 +10,7 @@ import { localResponder } from './harness/responder.js';
 import { alfworldReward } from './harness/reward.js';
 import { bakeScene } from './harness/scene-prompt.js';
 import { initialWorldModelPrompt } from './harness/wm-prompt.js';
-import { startAlfworldServer } from './server/server.js';
+import { startAlfworldServer } from './server.js';
 import { SimulatedAlfworldEnv } from './simulated-env.js';
 import { SPLITS } from './world/tasks.js';
 import { NOTHING_HAPPENS, type Grammar } from './world/text.js';

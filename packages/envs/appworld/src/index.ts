@@ -2,8 +2,8 @@
 // (prompt, parser, WM prompts, responder, rewards), tasks and evaluation, corpus and HTTP server.
 export { appworldSuite, createAppworldSuite, APPWORLD_MAX_STEPS } from './suite.js';
 export type { RewardMode } from './suite.js';
-export { AppworldEnv } from './env/real-env.js';
-export { SimulatedAppworldEnv, wmActionText, unwrapWmOutput } from './env/simulated-env.js';
+export { AppworldEnv } from './env.js';
+export { SimulatedAppworldEnv, wmActionText, unwrapWmOutput } from './simulated-env.js';
 
 export { AppWorldTemplate, AppWorldSession, sharedTemplate, DEFAULT_WORLD_SEED } from './engine/world.js';
 export { API_REGISTRY, APPS, toolName } from './engine/registry.js';
@@ -11,7 +11,7 @@ export type { AppName } from './engine/registry.js';
 export { ApiError } from './engine/types.js';
 export type { ApiDef, ParamDef, ParamType, Constraint, CallResult, Json } from './engine/types.js';
 export { validateArgs, MAX_STRING_LENGTH } from './engine/validate.js';
-export { apiDoc, APP_DESCRIPTIONS } from './apps/api_docs.js';
+export { apiDoc, APP_DESCRIPTIONS } from './engine/apps/api_docs.js';
 export { generateWorld, DEFAULT_WORLD_SIZE } from './world/generate.js';
 export type { WorldSize } from './world/generate.js';
 export { TABLES, DEFAULT_DATETIME } from './world/schema.js';
@@ -27,15 +27,15 @@ export { heuristicReward } from './harness/reward.js';
 export { pyJsonDumps } from './harness/py-json.js';
 export { randomAppworldCall } from './harness/random-action.js';
 
-export { SPLITS, allTasks, tasksOf, findTask, resolveTask, taskRef, taskPrompt, startEpisode, scenarioId } from './tasks/catalog.js';
-export { SCENARIOS } from './tasks/scenarios.js';
-export type { AppworldTask, Scenario, Variant, TestResult, Difficulty } from './tasks/types.js';
-export { evaluateTask, goalCompletion, answersMatch } from './tasks/evaluate.js';
-export type { EvalReport, GoalCompletion } from './tasks/evaluate.js';
-export { diffDatabases, DbDiff } from './tasks/diff.js';
-export { runExpert, replayActions } from './tasks/run-expert.js';
-export { ExpertContext } from './tasks/expert.js';
+export { SPLITS, allTasks, tasksOf, findTask, resolveTask, taskRef, taskPrompt, startEpisode, scenarioId } from './world/tasks/catalog.js';
+export { SCENARIOS } from './world/tasks/scenarios.js';
+export type { AppworldTask, Scenario, Variant, TestResult, Difficulty } from './world/tasks/types.js';
+export { evaluateTask, goalCompletion, answersMatch } from './world/tasks/evaluate.js';
+export type { EvalReport, GoalCompletion } from './world/tasks/evaluate.js';
+export { diffDatabases, DbDiff } from './world/tasks/diff.js';
+export { runExpert, replayActions } from './world/tasks/run-expert.js';
+export { ExpertContext } from './world/tasks/expert.js';
 
-export { corpusRows, taskCorpusRows, episodeRows, episodeActions } from './corpus/generate.js';
-export type { CorpusRow } from './corpus/generate.js';
-export { startAppworldServer } from './server/server.js';
+export { corpusRows, taskCorpusRows, episodeRows, episodeActions } from './corpus.js';
+export type { CorpusRow } from './corpus.js';
+export { startAppworldServer } from './server.js';

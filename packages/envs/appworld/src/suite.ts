@@ -1,18 +1,18 @@
 // The AppWorld EnvSuite: tasks by split, the real engine, the expert, the WM prompt, the local
 // responder, and a reward that is the paper's heuristic or the exact database tests.
 import { playExpertRecord, withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
-import { corpusRows } from './corpus/generate.js';
-import { AppworldEnv } from './env/real-env.js';
-import { SimulatedAppworldEnv } from './env/simulated-env.js';
+import { corpusRows } from './corpus.js';
+import { AppworldEnv } from './env.js';
+import { SimulatedAppworldEnv } from './simulated-env.js';
 import { parseToolCall } from './harness/parser.js';
 import { agentSystemPrompt, NO_TOOL_CALL_MESSAGE } from './harness/prompt.js';
 import { randomAppworldCall } from './harness/random-action.js';
 import { heuristicReward } from './harness/reward.js';
 import { formatToolCall } from './harness/tool-call.js';
 import { groundingPrompt, localResponder } from './harness/wm.js';
-import { ENV_NAME, resolveTask, SPLITS, taskRef, tasksOf } from './tasks/catalog.js';
-import { replayActions, runExpert } from './tasks/run-expert.js';
-import { startAppworldServer } from './server/server.js';
+import { ENV_NAME, resolveTask, SPLITS, taskRef, tasksOf } from './world/tasks/catalog.js';
+import { replayActions, runExpert } from './world/tasks/run-expert.js';
+import { startAppworldServer } from './server.js';
 
 export type RewardMode = 'heuristic' | 'exact';
 

@@ -1,6 +1,6 @@
 // The real engine behind env-core's TextEnv: reset = load + "look around", step = one input.
 import type { Observation, StepResult, TaskRef, TextEnv } from '@diffworld/env-core';
-import { loadTask, type SimplificationPreset } from './tasks/setup.js';
+import { loadTask, type SimplificationPreset } from './world/tasks/setup.js';
 import type { Game } from './engine/game.js';
 
 export interface SciworldEnvOptions {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseEpisodeRecord } from '@diffworld/env-core';
 import { expertEpisode, playActions } from './episodes.js';
-import { sciworldTasks } from './tasks/split-tasks.js';
+import { sciworldTasks } from './world/tasks/split-tasks.js';
 
 describe('episode records', () => {
   it('expert episodes are valid records that win', () => {

@@ -1,8 +1,8 @@
 // Expert episodes as env-core episode records (for `diffworld env expert sciworld --split …`): the
 // conversation the agent would have seen (agent system prompt, task turn, actions, raw observations).
 import { episodeRecord, type ChatMessage, type EpisodeRecord, type TaskRef } from '@diffworld/env-core';
-import { expertActions } from './expert/expert.js';
-import { loadTask, type SimplificationPreset } from './tasks/setup.js';
+import { expertActions } from './engine/expert/expert.js';
+import { loadTask, type SimplificationPreset } from './world/tasks/setup.js';
 import { AGENT_SYSTEM_PROMPT, frameObservation, taskUserMessage } from './harness/prompt.js';
 
 export function playActions(task: TaskRef, actions: string[], preset: SimplificationPreset = 'easy'): EpisodeRecord {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '@diffworld/env-core';
 import { parseTaskId, startSciworldServer } from './server.js';
-import { expertActions } from './expert/expert.js';
+import { expertActions } from './engine/expert/expert.js';
 
 let server: RunningServer;
 beforeAll(async () => {

@@ -2,7 +2,7 @@
 // creates the episode on first sight of task_id ("{task}_v{variation}" with an optional "_gen…"
 // suffix) and always executes the action; DELETE {task_id} closes it; GET /health answers "ok".
 import { EpisodeStore, HttpError, optionalString, requireString, startJsonServer, type RunningServer } from '@diffworld/env-core';
-import { loadTask } from './tasks/setup.js';
+import { loadTask } from './world/tasks/setup.js';
 import type { Game } from './engine/game.js';
 import { visibleObjects, qualifiedName } from './engine/parser.js';
 

@@ -1,17 +1,17 @@
 // sciworldSuite: everything the trainer, the corpus builder, eval and the CLI need, behind env-core's EnvSuite.
 import { withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
-import { SCIWORLD_SPLITS } from './tasks/catalog.js';
-import { ENV_NAME, sciworldTasks } from './tasks/split-tasks.js';
+import { SCIWORLD_SPLITS } from './world/tasks/catalog.js';
+import { ENV_NAME, sciworldTasks } from './world/tasks/split-tasks.js';
 import { SciworldEnv } from './env.js';
 import { expertEpisode } from './episodes.js';
-import { expertActions } from './expert/expert.js';
-import { corpusRows } from './harness/corpus.js';
+import { expertActions } from './engine/expert/expert.js';
+import { corpusRows } from './corpus.js';
 import { AGENT_SYSTEM_PROMPT, frameObservation, INVALID_ACTION_MESSAGE, taskUserMessage } from './harness/prompt.js';
 import { worldModelPrompt } from './harness/wm-prompt.js';
 import { sciworldLocalResponder } from './harness/responder.js';
 import { sciworldReward } from './harness/reward.js';
 import { parseSciworldAction } from './harness/parse.js';
-import { SimulatedSciworldEnv } from './harness/simulated.js';
+import { SimulatedSciworldEnv } from './simulated-env.js';
 import { startSciworldServer } from './server.js';
 
 /** The reference's SciWorld harness caps episodes at 50 steps. */

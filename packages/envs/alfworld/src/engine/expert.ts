@@ -3,7 +3,8 @@
 // uses to finish perturbed episodes. Every command it returns is admissible.
 import { COMMANDS } from '../world/text.js';
 import { TASK_SPECS } from '../world/tasks.js';
-import { TRANSFORM_APPLIANCES, canContain } from '../world/vocab.js';
+import { canContain } from '../world/vocab.js';
+import { TRANSFORM_RULES } from '../world/rules.js';
 import type { AlfworldGame } from './game.js';
 import type { ReceptacleSpec } from './scene.js';
 
@@ -27,9 +28,9 @@ export function expertAction(game: AlfworldGame): string | undefined {
       return reach(game.receptacle(game.locationOf(lamp.name)!)!, COMMANDS.use(lamp.name), false);
     }
     if (spec.transform) {
-      const flag = { heat: 'hot', cool: 'cool', clean: 'clean' } as const;
-      if (!game.objectState(held.name)![flag[spec.transform]]) {
-        const classes: readonly string[] = TRANSFORM_APPLIANCES[spec.transform];
+      const rule = TRANSFORM_RULES[spec.transform];
+      if (!game.objectState(held.name)![rule.sets]) {
+        const classes = rule.appliances;
         const appliance = game.here.find((r) => classes.includes(r.cls)) ?? game.spec.receptacles.find((r) => classes.includes(r.cls))!;
         return reach(appliance, COMMANDS[spec.transform](held.name, appliance.name), false);
       }

@@ -2,7 +2,8 @@
 // effects and feedback texts. As in TextWorld's PddlEnv, a command is looked up by exact string
 // equality in the admissible list; anything else prints "Nothing happens." and changes nothing.
 import { COMMANDS, NOTHING_HAPPENS, TEXT, BANNER, examineObject, type Grammar } from '../world/text.js';
-import { SHARP, SLICEABLE, TRANSFORM_APPLIANCES, TRANSFORM_CLASSES, canContain, type Transform } from '../world/vocab.js';
+import { SHARP, SLICEABLE, canContain } from '../world/vocab.js';
+import { TRANSFORMS, TRANSFORM_RULES, applyTransform, canTransform } from '../world/rules.js';
 import { byDisplayOrder, pySorted } from './names.js';
 import type { GameSpec, ObjectSpec, ReceptacleSpec } from './scene.js';
 import { TASK_SPECS } from '../world/tasks.js';
@@ -121,7 +122,7 @@ export class AlfworldGame {
     const placed = targets.filter((o) => {
       const r = this.recByName.get(this.where.get(o.name)!);
       if (!r || r.cls !== goal.recep) return false;
-      return spec.transform ? this.state.get(o.name)![TRANSFORM_FLAG[spec.transform]] : true;
+      return spec.transform ? this.state.get(o.name)![TRANSFORM_RULES[spec.transform].sets] : true;
     });
     if (!spec.two) return placed.length > 0;
     const perRec = new Map<string, number>();
@@ -201,12 +202,9 @@ export class AlfworldGame {
       }
       if (heldObj) {
         for (const t of TRANSFORMS) {
-          if (!(TRANSFORM_APPLIANCES[t] as readonly string[]).includes(r.cls) || !TRANSFORM_CLASSES[t].has(heldObj.cls)) continue;
+          if (!canTransform(t, heldObj.cls, r.cls)) continue;
           cmds.set(COMMANDS[t](heldObj.name, r.name), () => {
-            const s = this.state.get(heldObj.name)!;
-            if (t === 'heat') [s.hot, s.cool] = [true, false];
-            else if (t === 'cool') [s.cool, s.hot] = [true, false];
-            else s.clean = true;
+            applyTransform(this.state.get(heldObj.name)!, t);
             return TEXT[t](heldObj.name, r.name);
           });
         }
@@ -226,5 +224,3 @@ export class AlfworldGame {
 }
 
 const HELD = '\u0000held';
-const TRANSFORMS: readonly Transform[] = ['heat', 'cool', 'clean'];
-const TRANSFORM_FLAG = { heat: 'hot', cool: 'cool', clean: 'clean' } as const satisfies Record<Transform, keyof ObjectState>;

@@ -13,11 +13,10 @@ import {
   TEST_FLOORPLANS,
   TOGGLEABLE,
   TRAIN_FLOORPLANS,
-  TRANSFORM_APPLIANCES,
-  TRANSFORM_CLASSES,
   canContain,
   type RoomType,
 } from '../world/vocab.js';
+import { TRANSFORM_RULES } from '../world/rules.js';
 import { byDisplayOrder } from './names.js';
 import type { GameSpec, GoalSpec, ObjectSpec, ReceptacleSpec } from './scene.js';
 
@@ -90,14 +89,14 @@ function candidates(taskType: TaskType, roomType: RoomType, recClasses: Set<stri
       continue;
     }
     if (spec.transform) {
-      if (!TRANSFORM_CLASSES[spec.transform].has(obj)) continue;
-      if (!TRANSFORM_APPLIANCES[spec.transform].some((a) => recClasses.has(a))) continue;
+      if (!TRANSFORM_RULES[spec.transform].objects.has(obj)) continue;
+      if (!TRANSFORM_RULES[spec.transform].appliances.some((a) => recClasses.has(a))) continue;
     }
     for (const recep of recClasses) {
       if (!canContain(recep, obj)) continue;
       if (!homes.some((h) => h !== recep)) continue;
       // Heating into the microwave or cooling into the fridge would make the goal degenerate.
-      if (spec.transform && (TRANSFORM_APPLIANCES[spec.transform] as readonly string[]).includes(recep)) continue;
+      if (spec.transform && TRANSFORM_RULES[spec.transform].appliances.includes(recep)) continue;
       out.push({ obj, recep, toggle: '' });
     }
   }

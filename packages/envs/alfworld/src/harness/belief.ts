@@ -4,6 +4,7 @@ import type { ChatMessage } from '@diffworld/env-core';
 import { sortNames } from '../engine/names.js';
 import { observationOfUserTurn } from './agent.js';
 import type { BakedScene } from './scene-prompt.js';
+import { TRANSFORM_RULES, isTransform, type TransformFlag } from '../world/rules.js';
 
 export interface Belief {
   scene: BakedScene;
@@ -14,9 +15,8 @@ export interface Belief {
   opened: Set<string>;
   doors: Set<string>;
   contents: Map<string, string[]>;
-  cleaned: Set<string>;
-  heated: Set<string>;
-  cooled: Set<string>;
+  /** Objects by transform flag (hot / cool / clean), as the observations reported them. */
+  flags: Record<TransformFlag, Set<string>>;
   sliced: Set<string>;
   toggled: Set<string>;
 }
@@ -41,9 +41,7 @@ export function initialBelief(scene: BakedScene): Belief {
     opened: new Set(),
     doors: new Set(scene.receptacles.filter((r) => r.closed).map((r) => r.name)),
     contents,
-    cleaned: new Set(),
-    heated: new Set(),
-    cooled: new Set(),
+    flags: { hot: new Set(), cool: new Set(), clean: new Set() },
     sliced: new Set(),
     toggled: new Set(),
   };
@@ -72,11 +70,10 @@ export function applyObservation(b: Belief, obs: string): void {
   } else if ((m = /^You (?:move|put) the (.+?) (?:to|in\/on|in|on) the (.+?)\.$/.exec(text))) {
     b.inventory = without(b.inventory, m[1]!);
     b.contents.set(m[2]!, [...without(b.contents.get(m[2]!), m[1]!), m[1]!]);
-  } else if ((m = /^You (clean|heat|cool) the (.+?) using the (.+?)\.$/.exec(text))) {
-    const o = m[2]!;
-    if (m[1] === 'clean') b.cleaned.add(o);
-    if (m[1] === 'heat') (b.heated.add(o), b.cooled.delete(o));
-    if (m[1] === 'cool') (b.cooled.add(o), b.heated.delete(o));
+  } else if ((m = /^You (\w+) the (.+?) using the (.+?)\.$/.exec(text)) && isTransform(m[1]!)) {
+    const rule = TRANSFORM_RULES[m[1]];
+    b.flags[rule.sets].add(m[2]!);
+    if (rule.clears) b.flags[rule.clears].delete(m[2]!);
   } else if ((m = /^You (?:sliced the (.+?) with|slice the (.+?) using) the .+?\.$/.exec(text))) {
     b.sliced.add((m[1] ?? m[2])!);
   } else if ((m = /^You turn on the (.+?)\.$/.exec(text))) {

@@ -6,7 +6,8 @@
 import type { ChatMessage } from '@diffworld/env-core';
 import { pySorted, splitName } from '../engine/names.js';
 import { COMMANDS, NOTHING_HAPPENS, TEXT } from '../world/text.js';
-import { FIXED_OBJECTS, SHARP, SLICEABLE, TOGGLEABLE, TRANSFORM_APPLIANCES, TRANSFORM_CLASSES, canContain, type Transform } from '../world/vocab.js';
+import { FIXED_OBJECTS, SHARP, SLICEABLE, TOGGLEABLE, canContain } from '../world/vocab.js';
+import { TRANSFORMS, canTransform, isTransform } from '../world/rules.js';
 import { contentsOf, replayBelief, type Belief } from './belief.js';
 import { parseBakedScene, type BakedScene } from './scene-prompt.js';
 
@@ -84,11 +85,11 @@ export function respondTo(b: Belief, rawAction: string): string | undefined {
     if (held !== o || !inside(r) || !canContain(cls(r), cls(o))) return NOTHING_HAPPENS;
     return TEXT.put('current', o, r);
   }
-  if ((m = /^(heat|cool|clean) (.+) with (.+)$/.exec(a))) {
-    const [t, o, r] = [m[1] as Transform, m[2]!, m[3]!];
+  if ((m = /^(\w+) (.+) with (.+)$/.exec(a)) && isTransform(m[1]!)) {
+    const [t, o, r] = [m[1], m[2]!, m[3]!];
     const g = gate(r);
     if (g !== true) return g;
-    if (held !== o || !(TRANSFORM_APPLIANCES[t] as readonly string[]).includes(cls(r)) || !TRANSFORM_CLASSES[t].has(cls(o))) return NOTHING_HAPPENS;
+    if (held !== o || !canTransform(t, cls(o), cls(r))) return NOTHING_HAPPENS;
     return TEXT[t](o, r);
   }
   if ((m = /^slice (.+) with (.+)$/.exec(a))) {
@@ -132,8 +133,7 @@ export function simulatedAdmissible(b: Belief): string[] {
       if (held && canContain(cls(r), cls(held))) out.push(COMMANDS.put('current', held, r));
     }
     if (held)
-      for (const t of ['heat', 'cool', 'clean'] as const)
-        if ((TRANSFORM_APPLIANCES[t] as readonly string[]).includes(cls(r)) && TRANSFORM_CLASSES[t].has(cls(held))) out.push(COMMANDS[t](held, r));
+      for (const t of TRANSFORMS) if (canTransform(t, cls(held), cls(r))) out.push(COMMANDS[t](held, r));
   }
   return pySorted(out);
 }

@@ -1,6 +1,7 @@
 // Success and reward from the message list alone (the reference's check_goal_satisfied and
 // alfworld_reward, shared/reference/upstream-paper-repo.md §4.3). No engine access.
 import { extractActionLine, proseBeforeAction, type ChatMessage } from '@diffworld/env-core';
+import { isTransform, type Transform } from '../world/rules.js';
 import { splitName } from '../engine/names.js';
 import { TASK_SPECS, type TaskType } from '../world/tasks.js';
 import { parseAlfworldAction } from './agent.js';
@@ -21,7 +22,7 @@ export function checkGoalSatisfied(meta: GoalMeta, messages: readonly ChatMessag
   const isTarget = (name: string) => splitName(name).cls === meta.target;
   let held: string | undefined;
   const placed = new Set<string>();
-  const transformed = { clean: new Set<string>(), heat: new Set<string>(), cool: new Set<string>() };
+  const transformed: Record<Transform, Set<string>> = { clean: new Set(), heat: new Set(), cool: new Set() };
   const heldWhenToggled = new Set<string>();
   let toggledTarget = false;
   for (const msg of messages) {
@@ -31,7 +32,7 @@ export function checkGoalSatisfied(meta: GoalMeta, messages: readonly ChatMessag
       if (isTarget(m[1]!) && splitName(m[2]!).cls === meta.destination) placed.add(m[1]!);
       if (held === m[1]) held = undefined;
     }
-    for (const m of msg.content.matchAll(/You (clean|heat|cool) the ([\w ]+? \d+) using/g)) transformed[m[1] as 'clean' | 'heat' | 'cool'].add(m[2]!);
+    for (const m of msg.content.matchAll(/You (\w+) the ([\w ]+? \d+) using/g)) if (isTransform(m[1]!)) transformed[m[1]].add(m[2]!);
     for (const m of msg.content.matchAll(/You turn on the ([\w ]+? \d+)/g)) {
       if (held && isTarget(held)) heldWhenToggled.add(held);
       if (meta.toggle && m[1]!.includes(meta.toggle)) toggledTarget = true;

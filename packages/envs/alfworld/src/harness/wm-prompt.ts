@@ -57,7 +57,7 @@ export function stepWorldModelPrompt(b: Belief, action: string): string {
     return `  [${r.name}] ${c.length ? c.join(', ') : '(empty)'}`;
   });
   const modifiers: string[] = [];
-  for (const [set, word] of [[b.cleaned, 'clean'], [b.heated, 'hot'], [b.cooled, 'cool'], [b.sliced, 'sliced'], [b.toggled, 'on']] as const)
+  for (const [set, word] of [[b.flags.clean, 'clean'], [b.flags.hot, 'hot'], [b.flags.cool, 'cool'], [b.sliced, 'sliced'], [b.toggled, 'on']] as const)
     for (const o of set) modifiers.push(`- ${o}: ${word}`);
   const state = [
     ABOUT,

@@ -1,6 +1,7 @@
 // The six ALFWorld task types as data: goal templates (alfworld gen/goal_library.py), the room
 // types each is valid in (GOALS_VALID), the transform it needs, and the split sizes per type.
-import type { RoomType, Transform } from './vocab.js';
+import type { Transform } from './rules.js';
+import type { RoomType } from './vocab.js';
 
 export const TASK_TYPES = [
   'pick_and_place_simple',

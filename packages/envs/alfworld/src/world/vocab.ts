@@ -100,15 +100,6 @@ export const TOGGLEABLE: ReadonlySet<ClassName> = new Set(['desklamp', 'floorlam
 export const SLICEABLE: ReadonlySet<ClassName> = new Set(['apple', 'bread', 'egg', 'lettuce', 'potato', 'tomato']);
 export const SHARP: ReadonlySet<ClassName> = new Set(['knife', 'butterknife']);
 
-/** The appliance class each transform needs (heat in a microwave, cool in a fridge, clean in a basin). */
-export const TRANSFORM_APPLIANCES = {
-  heat: ['microwave'],
-  cool: ['fridge'],
-  clean: ['sinkbasin', 'bathtubbasin'],
-} as const satisfies Record<string, readonly ClassName[]>;
-export type Transform = keyof typeof TRANSFORM_APPLIANCES;
-export const TRANSFORM_CLASSES: Readonly<Record<Transform, ReadonlySet<ClassName>>> = { heat: HEATABLE, cool: COOLABLE, clean: CLEANABLE };
-
 /** Objects that show up in receptacle lists but can never be picked up (lamps, scenery). */
 export const FIXED_OBJECTS: ReadonlySet<ClassName> = new Set(['desklamp', 'floorlamp', 'houseplant', 'mirror', 'sink', 'bathtub', 'lightswitch', 'television']);
 

@@ -1,9 +1,9 @@
 // Benchmark: template build, episode setup (copy + task preconditions), tool calls/s, evaluation.
 // Run: nx run appworld:bench
 import { AppWorldTemplate, DEFAULT_WORLD_SEED } from '../engine/world.js';
-import { allTasks, startEpisode } from '../tasks/catalog.js';
-import { evaluateTask } from '../tasks/evaluate.js';
-import { runExpert } from '../tasks/run-expert.js';
+import { allTasks, startEpisode } from '../world/tasks/catalog.js';
+import { evaluateTask } from '../world/tasks/evaluate.js';
+import { runExpert } from '../world/tasks/run-expert.js';
 import { parseToolCall } from '../harness/parser.js';
 
 const ms = (t0: number) => performance.now() - t0;

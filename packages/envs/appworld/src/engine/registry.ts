@@ -1,11 +1,11 @@
 // The static table of every implemented API, keyed `<app>__<api>` (the harness's tool names).
-import { apiDocsApis } from '../apps/api_docs.js';
-import { fileSystemApis } from '../apps/file_system.js';
-import { phoneApis } from '../apps/phone.js';
-import { simpleNoteApis } from '../apps/simple_note.js';
-import { spotifyApis } from '../apps/spotify.js';
-import { supervisorApis } from '../apps/supervisor.js';
-import { venmoApis } from '../apps/venmo.js';
+import { apiDocsApis } from './apps/api_docs.js';
+import { fileSystemApis } from './apps/file_system.js';
+import { phoneApis } from './apps/phone.js';
+import { simpleNoteApis } from './apps/simple_note.js';
+import { spotifyApis } from './apps/spotify.js';
+import { supervisorApis } from './apps/supervisor.js';
+import { venmoApis } from './apps/venmo.js';
 import type { ApiDef } from './types.js';
 
 /** Implemented apps in AppWorld's listing order. */

@@ -2,7 +2,7 @@
 // parser the local responder uses to read them back from a prompt.
 import type { Json } from '../engine/types.js';
 import { sharedTemplate } from '../engine/world.js';
-import type { AppworldTask } from '../tasks/types.js';
+import type { AppworldTask } from '../world/tasks/types.js';
 
 export type RecordValue = string | number | boolean | null | string[] | number[];
 export type Records = Record<string, Record<string, RecordValue>[]>;

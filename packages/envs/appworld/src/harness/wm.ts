@@ -5,7 +5,7 @@ import { API_REGISTRY } from '../engine/registry.js';
 import { validateArgs } from '../engine/validate.js';
 import { sharedTemplate } from '../engine/world.js';
 import { DEFAULT_DATETIME } from '../world/schema.js';
-import type { AppworldTask } from '../tasks/types.js';
+import type { AppworldTask } from '../world/tasks/types.js';
 import { parseToolCall } from './parser.js';
 import { HARNESS_TOOLS, toolSignature } from './prompt.js';
 import { pyJsonDumps } from './py-json.js';

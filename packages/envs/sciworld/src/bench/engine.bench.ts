@@ -3,9 +3,9 @@
 import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import { Rng } from '@diffworld/env-core';
-import { loadTask } from '../tasks/setup.js';
-import { expertActions } from '../expert/expert.js';
-import { sciworldTasks } from '../tasks/split-tasks.js';
+import { loadTask } from '../world/tasks/setup.js';
+import { expertActions } from '../engine/expert/expert.js';
+import { sciworldTasks } from '../world/tasks/split-tasks.js';
 import { runEpisodes, type EpisodeJob, type EpisodeTally } from './episodes.js';
 
 const jobs: EpisodeJob[] = sciworldTasks('test').map((t) => ({ task: t.taskType, variation: t.seed }));

@@ -1,6 +1,6 @@
 // One unit of bench work: plan with the expert and play the episode on a fresh engine.
-import { expertActions } from '../expert/expert.js';
-import { loadTask } from '../tasks/setup.js';
+import { expertActions } from '../engine/expert/expert.js';
+import { loadTask } from '../world/tasks/setup.js';
 
 export interface EpisodeJob {
   task: string;

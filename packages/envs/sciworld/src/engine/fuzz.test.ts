@@ -2,8 +2,8 @@
 // and the world's invariants hold (containment is a tree, scores stay in range, failure ends).
 import { describe, expect, it } from 'vitest';
 import { Rng } from '@diffworld/env-core';
-import { TASKS } from '../tasks/catalog.js';
-import { isImplemented, loadTask } from '../tasks/setup.js';
+import { TASKS } from '../world/tasks/catalog.js';
+import { isImplemented, loadTask } from '../world/tasks/setup.js';
 import type { Game } from './game.js';
 
 const JUNK = ['', '   ', 'focus', 'move to', 'pour into', 'connect to', '0', '99', 'look at', 'use on', 'teleport to', 'go', 'mix', 'open the the', 'ÿ unicode ☃', 'x'.repeat(300)];

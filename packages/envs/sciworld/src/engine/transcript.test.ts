@@ -1,6 +1,6 @@
 // Exact observation texts per action type, on fixed variations (reference §2.6 strings where known).
 import { describe, expect, it } from 'vitest';
-import { loadTask } from '../tasks/setup.js';
+import { loadTask } from '../world/tasks/setup.js';
 
 function play(task: string, v: number, preset: 'easy' | 'none', inputs: string[]) {
   const { game } = loadTask(task, v, preset);

@@ -4,11 +4,11 @@ import { parseSciworldAction } from './parse.js';
 import { sciworldLocalResponder, trackInventory } from './responder.js';
 import { repetitionCount, sciworldReward, shapeReward } from './reward.js';
 import { actionWorldModelPrompt, currentRoom, taskSnapshot, worldModelPrompt } from './wm-prompt.js';
-import { corpusRows, episodeRows, taskCorpusRows, worldModelUserTurn } from './corpus.js';
-import { SimulatedSciworldEnv, cleanWorldModelOutput, shouldStop } from './simulated.js';
+import { corpusRows, episodeRows, taskCorpusRows, worldModelUserTurn } from '../corpus.js';
+import { SimulatedSciworldEnv, cleanWorldModelOutput, shouldStop } from '../simulated-env.js';
 import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './prompt.js';
-import { expertActions } from '../expert/expert.js';
-import { loadTask } from '../tasks/setup.js';
+import { expertActions } from '../engine/expert/expert.js';
+import { loadTask } from '../world/tasks/setup.js';
 import { sciworldSuite } from '../suite.js';
 
 const task: TaskRef = { env: 'sciworld', split: 'train', id: 'boil_v0', taskType: 'boil', seed: 0 };

@@ -2,7 +2,7 @@
 // ScienceWorld server; ours: this package's engine, in-process and deterministic), take the final
 // score / 100, then apply the reference's shaping (clip failures, penalise no-focus and loops).
 import type { ChatMessage, TaskRef } from '@diffworld/env-core';
-import { loadTask, type SimplificationPreset } from '../tasks/setup.js';
+import { loadTask, type SimplificationPreset } from '../world/tasks/setup.js';
 import { parseSciworldAction } from './parse.js';
 
 export function trajectoryActions(trajectory: ChatMessage[]): string[] {

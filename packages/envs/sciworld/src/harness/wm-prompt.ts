@@ -4,7 +4,7 @@
 // `actionWorldModelPrompt` is the reference's per-call prompt (current room, inventory, active action).
 import type { ChatMessage, TaskRef } from '@diffworld/env-core';
 import { adjacency, ROOMS } from '../world/layout.js';
-import { loadTask } from '../tasks/setup.js';
+import { loadTask } from '../world/tasks/setup.js';
 
 export interface TaskSnapshot {
   description: string;

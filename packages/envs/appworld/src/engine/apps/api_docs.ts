@@ -1,0 +1,71 @@
+// api_docs: documentation of every implemented API, generated from the same definitions the
+// dispatcher validates against, so docs and behaviour cannot drift.
+import { declarer, str } from '../define.js';
+import { matchesQuery, pageOf } from '../listing.js';
+import { opt, PAGING, req } from '../params.js';
+import { allParams } from '../validate.js';
+import { ApiError, type ApiDef, type Constraint, type Json, type ParamDef } from '../types.js';
+
+export const APP_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  api_docs: 'An app to search and explore API documentation.',
+  supervisor: "An app to access supervisor's personal information, account credentials, addresses, payment cards, and manage the assigned task.",
+  amazon: 'An online shopping app to buy products and manage orders, returns, etc.',
+  phone: 'An app to find and manage contact information for friends, family members, etc., send and receive messages, and manage alarms.',
+  file_system: 'A file system app to create and manage files and folders.',
+  spotify: 'A music streaming app to stream songs and manage song, album and playlist libraries.',
+  venmo: 'A social payment app to send, receive and request money to and from others.',
+  gmail: 'An email app to draft, send, receive, and manage emails.',
+  splitwise: 'A bill splitting app to track and split expenses with people.',
+  simple_note: 'A note-taking app to create and manage notes',
+  todoist: 'A task management app to manage todo lists and collaborate on them with others.',
+};
+
+function constraintText(c: Constraint): string {
+  switch (c.kind) {
+    case 'min': return `value >= ${c.value}`;
+    case 'max': return `value <= ${c.value}`;
+    case 'minLength': return `length >= ${c.value}`;
+    case 'maxLength': return `length <= ${c.value}`;
+    case 'enum': return `value in [${c.values.map((v) => `'${v}'`).join(', ')}]`;
+    case 'email': return 'value is email address';
+  }
+}
+
+// AppWorld's order: required first; within each group others, then page_index, page_limit, sort_by, access_token.
+const TAIL = ['page_index', 'page_limit', 'sort_by', 'access_token'];
+const rank = (p: ParamDef) => (p.required ? 0 : 10) + (TAIL.indexOf(p.name) + 1);
+
+export function apiDoc(api: ApiDef): Json {
+  const params = allParams(api).sort((a, b) => rank(a) - rank(b));
+  return {
+    app_name: api.app,
+    api_name: api.name,
+    path: api.path,
+    method: api.method,
+    description: api.description,
+    parameters: params.map((p) => ({ name: p.name, type: p.type, required: p.required, description: p.description, default: p.required ? null : p.default ?? null, constraints: (p.constraints ?? []).map(constraintText) })),
+    response_schemas: { success: {}, failure: { message: 'string' } },
+  };
+}
+
+export function apiDocsApis(registry: () => ReadonlyMap<string, ApiDef>, apps: () => readonly string[]): ApiDef[] {
+  const def = declarer('api_docs');
+  const appApis = (app: string) => [...registry().values()].filter((a) => a.app === app);
+  return [
+    def('show_app_descriptions', { auth: false, description: 'Show the list of apps and their descriptions.' }, () => apps().map((name) => ({ name, description: APP_DESCRIPTIONS[name] ?? '' }))),
+    def('show_api_descriptions', { auth: false, description: 'Show the list of APIs of an app and their descriptions.', params: [req.str('app_name')] }, (_ctx, a) => {
+      const list = appApis(str(a, 'app_name'));
+      if (!list.length) throw new ApiError(422, `No APIs found for the app name ${str(a, 'app_name')}. Following apps have APIs: [${apps().map((x) => `'${x}'`).join(', ')}]`);
+      return list.map((x) => ({ name: x.name, description: x.description }));
+    }),
+    def('show_api_doc', { auth: false, description: 'Show the detailed documentation of an API.', params: [req.str('app_name'), req.str('api_name')] }, (_ctx, a) => {
+      const api = registry().get(`${str(a, 'app_name')}__${str(a, 'api_name')}`);
+      if (!api) throw new ApiError(422, `No APIs with name ${str(a, 'api_name')} found for the ${str(a, 'app_name')} app. Check the api and app name again.`);
+      return apiDoc(api);
+    }),
+    def('search_api_docs', { auth: false, description: 'Search API documentation by a query.', params: [opt.str('query', { default: '' }), opt.str('app_name'), ...PAGING] }, (_ctx, a) => {
+      const all = [...registry().values()].filter((x) => (a.app_name === null || x.app === a.app_name) && matchesQuery(a.query ?? '', x.app, x.name.replace(/_/g, ' '), x.description));
+      return pageOf(all.map((x) => apiDoc(x) as { [k: string]: Json }), a, []);
+    }),
+  ];
+}

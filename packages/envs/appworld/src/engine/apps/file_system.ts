@@ -1,0 +1,133 @@
+// file_system: a per-user tree under /home/<first name>/, paths absolute or `~/`-relative;
+// listings return absolute paths and directories end with `/`.
+import { declarer, me, ok, optBool, optStr, str } from '../define.js';
+import { matchesQuery } from '../listing.js';
+import { opt, req } from '../params.js';
+import { ApiError, type ApiContext, type ApiDef } from '../types.js';
+import { userById } from './common.js';
+import { accountApis } from './common.js';
+
+const def = declarer('file_system');
+
+interface Entry { id: number; owner_id: number; path: string; type: 'file' | 'directory'; content: string | null; created_at: string; updated_at: string }
+
+export function homeOf(ctx: ApiContext, userId: number): string {
+  return `/home/${userById(ctx, userId)!.first_name.toLowerCase()}/`;
+}
+
+/** Absolute, normalized path; `~` is the caller's home. Directories get a trailing slash. */
+function resolve(ctx: ApiContext, raw: string, kind: 'file' | 'directory'): string {
+  const home = homeOf(ctx, me(ctx));
+  let p = raw.trim();
+  if (p === '~' || p.startsWith('~/')) p = home + p.slice(2);
+  if (!p.startsWith('/')) throw new ApiError(422, `The path "${raw}" must be absolute (/home/…) or start with ~/.`);
+  const parts = p.split('/').filter((s) => s !== '' && s !== '.');
+  if (parts.includes('..')) throw new ApiError(422, `The path "${raw}" must not contain "..".`);
+  const norm = '/' + parts.join('/') + (kind === 'directory' && parts.length ? '/' : '');
+  if (!(norm + (kind === 'file' ? '' : '')).startsWith(home) && norm !== home.slice(0, -1)) throw new ApiError(401, `You are not authorized to access the path "${raw}"; your home directory is ${home}.`);
+  if (kind === 'file' && norm.endsWith('/')) throw new ApiError(422, `The file path "${raw}" must not end with a slash.`);
+  return kind === 'directory' && !norm.endsWith('/') ? norm + '/' : norm;
+}
+
+const parentOf = (path: string) => path.replace(/[^/]+\/?$/, '');
+const entry = (ctx: ApiContext, path: string) => ctx.db.prepare('SELECT * FROM fs_entries WHERE owner_id = ? AND path = ?').get(me(ctx), path) as Entry | undefined;
+
+function requireFile(ctx: ApiContext, raw: string): Entry {
+  const e = entry(ctx, resolve(ctx, raw, 'file'));
+  if (!e || e.type !== 'file') throw new ApiError(422, `The file "${raw}" does not exist.`);
+  return e;
+}
+function requireDir(ctx: ApiContext, path: string, raw: string): void {
+  const e = entry(ctx, path);
+  if (!e || e.type !== 'directory') throw new ApiError(422, `The directory "${raw}" does not exist.`);
+}
+
+/** Destination path of a copy/move: a trailing slash means "into this directory, same name". */
+function destination(ctx: ApiContext, raw: string, source: Entry): string {
+  const basename = source.path.slice(source.path.lastIndexOf('/') + 1);
+  if (raw.trim().endsWith('/') || raw.trim() === '~') return resolve(ctx, raw, 'directory') + basename;
+  return resolve(ctx, raw, 'file');
+}
+
+function place(ctx: ApiContext, source: Entry, rawDest: string, move: boolean, overwrite: boolean): string {
+  const dest = destination(ctx, rawDest, source);
+  requireDir(ctx, parentOf(dest), parentOf(dest));
+  const existing = entry(ctx, dest);
+  if (existing && existing.type === 'directory') throw new ApiError(422, `A directory already exists at "${dest}".`);
+  if (existing && !overwrite) throw new ApiError(422, `A file already exists at "${dest}".`);
+  if (dest === source.path) throw new ApiError(422, 'The source and destination are the same.');
+  if (existing) ctx.db.prepare('DELETE FROM fs_entries WHERE id = ?').run(existing.id);
+  if (move) ctx.db.prepare('UPDATE fs_entries SET path = ?, updated_at = ? WHERE id = ?').run(dest, ctx.now, source.id);
+  else ctx.db.prepare("INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, 'file', ?, ?, ?)").run(source.owner_id, dest, source.content, ctx.now, ctx.now);
+  return dest;
+}
+
+const fileView = (e: Entry) => ({ file_id: e.id, path: e.path, content: e.content ?? '', created_at: e.created_at, updated_at: e.updated_at });
+
+export const fileSystemApis: ApiDef[] = [
+  ...accountApis('file_system', { verification: true }),
+  def('show_directory', {
+    description: 'Show a list of files and/or sub-directories, optionally recursively, in a directory.',
+    params: [opt.str('directory_path', { default: '~/' }), opt.str('substring', { desc: 'Only entries whose name contains this substring.' }), opt.str('entry_type', { default: 'all', constraints: [{ kind: 'enum', values: ['all', 'files', 'directories'] }] }), opt.bool('recursive', { default: true })],
+  }, (ctx, a) => {
+    const dir = resolve(ctx, optStr(a, 'directory_path') ?? '~/', 'directory');
+    requireDir(ctx, dir, str(a, 'directory_path'));
+    const recursive = optBool(a, 'recursive') !== false;
+    const type = optStr(a, 'entry_type') ?? 'all';
+    const sub = optStr(a, 'substring');
+    const rows = ctx.db.prepare('SELECT path, type FROM fs_entries WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path').all(me(ctx), dir, dir.length, dir) as Pick<Entry, 'path' | 'type'>[];
+    return rows
+      .filter((r) => recursive || !r.path.slice(dir.length).replace(/\/$/, '').includes('/'))
+      .filter((r) => type === 'all' || (type === 'files' ? r.type === 'file' : r.type === 'directory'))
+      .filter((r) => sub === null || r.path.slice(r.path.replace(/\/$/, '').lastIndexOf('/') + 1).toLowerCase().includes(sub.toLowerCase()))
+      .map((r) => r.path);
+  }),
+  def('create_directory', { description: 'Create a directory if it does not exist, optionally recursively.', params: [req.str('directory_path'), opt.bool('recursive', { default: false })] }, (ctx, a) => {
+    const dir = resolve(ctx, str(a, 'directory_path'), 'directory');
+    if (entry(ctx, dir)) throw new ApiError(422, `The directory "${str(a, 'directory_path')}" already exists.`);
+    const missing: string[] = [];
+    for (let p = dir; !entry(ctx, p); p = parentOf(p.slice(0, -1))) missing.unshift(p);
+    if (missing.length > 1 && !optBool(a, 'recursive')) throw new ApiError(422, `The parent directory "${parentOf(dir.slice(0, -1))}" does not exist; pass recursive=true to create it.`);
+    for (const p of missing) ctx.db.prepare("INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, 'directory', NULL, ?, ?)").run(me(ctx), p, ctx.now, ctx.now);
+    return ok('Directory created.', { directory_path: dir });
+  }),
+  def('delete_directory', { method: 'DELETE', description: 'Delete a directory and everything in it.', params: [req.str('directory_path')] }, (ctx, a) => {
+    const dir = resolve(ctx, str(a, 'directory_path'), 'directory');
+    requireDir(ctx, dir, str(a, 'directory_path'));
+    if (dir === homeOf(ctx, me(ctx))) throw new ApiError(422, 'You cannot delete your home directory.');
+    ctx.db.prepare('DELETE FROM fs_entries WHERE owner_id = ? AND substr(path, 1, ?) = ?').run(me(ctx), dir.length, dir);
+    return ok('Directory deleted.');
+  }),
+  def('directory_exists', { description: 'Check if a directory exists.', params: [req.str('directory_path')] }, (ctx, a) => ({ exists: entry(ctx, resolve(ctx, str(a, 'directory_path'), 'directory'))?.type === 'directory' })),
+  def('file_exists', { description: 'Check if a file exists.', params: [req.str('file_path')] }, (ctx, a) => ({ exists: entry(ctx, resolve(ctx, str(a, 'file_path'), 'file'))?.type === 'file' })),
+  def('show_file', { description: 'Show a file\'s content and other details, if it exists.', params: [req.str('file_path')] }, (ctx, a) => fileView(requireFile(ctx, str(a, 'file_path')))),
+  def('create_file', { description: 'Create a new file with the given content.', params: [req.str('file_path'), opt.str('content', { default: '' }), opt.bool('overwrite', { default: false })] }, (ctx, a) => {
+    const path = resolve(ctx, str(a, 'file_path'), 'file');
+    requireDir(ctx, parentOf(path), parentOf(path));
+    const existing = entry(ctx, path);
+    if (existing && (existing.type === 'directory' || !optBool(a, 'overwrite'))) throw new ApiError(422, `The file "${str(a, 'file_path')}" already exists.`);
+    if (existing) ctx.db.prepare('UPDATE fs_entries SET content = ?, updated_at = ? WHERE id = ?').run(str(a, 'content'), ctx.now, existing.id);
+    else ctx.db.prepare("INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, 'file', ?, ?, ?)").run(me(ctx), path, str(a, 'content'), ctx.now, ctx.now);
+    return ok('File created.', { file_path: path });
+  }),
+  def('update_file', { method: 'PATCH', description: 'Update a file\'s content.', params: [req.str('file_path'), req.str('content')] }, (ctx, a) => {
+    const e = requireFile(ctx, str(a, 'file_path'));
+    ctx.db.prepare('UPDATE fs_entries SET content = ?, updated_at = ? WHERE id = ?').run(str(a, 'content'), ctx.now, e.id);
+    return ok('File updated.');
+  }),
+  def('delete_file', { method: 'DELETE', description: 'Delete a file.', params: [req.str('file_path')] }, (ctx, a) => {
+    ctx.db.prepare('DELETE FROM fs_entries WHERE id = ?').run(requireFile(ctx, str(a, 'file_path')).id);
+    return ok('File deleted.');
+  }),
+  def('copy_file', { description: 'Copy a file to another location.', params: [req.str('source_file_path'), req.str('destination_file_path'), opt.bool('overwrite', { default: false })] }, (ctx, a) => {
+    const dest = place(ctx, requireFile(ctx, str(a, 'source_file_path')), str(a, 'destination_file_path'), false, optBool(a, 'overwrite') === true);
+    return ok('File copied.', { destination_file_path: dest });
+  }),
+  def('move_file', { description: 'Move a file to another location.', params: [req.str('source_file_path'), req.str('destination_file_path'), opt.bool('overwrite', { default: false })] }, (ctx, a) => {
+    const dest = place(ctx, requireFile(ctx, str(a, 'source_file_path')), str(a, 'destination_file_path'), true, optBool(a, 'overwrite') === true);
+    return ok('File moved.', { destination_file_path: dest });
+  }),
+];
+
+/** Used by search-like tools elsewhere (kept here with the path rules). */
+export const fileNameMatches = (path: string, q: string) => matchesQuery(q, path.slice(path.lastIndexOf('/') + 1));

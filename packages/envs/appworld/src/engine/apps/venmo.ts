@@ -1,0 +1,179 @@
+// venmo: friends, balance, transactions and payment requests, with Venmo's money rules.
+import { declarer, me, notFound, ok, optBool, optNum, optStr, str } from '../define.js';
+import { inDateRange, matchesQuery, pageOf } from '../listing.js';
+import { DATE_RANGE, opt, PAGING, req, sortBy } from '../params.js';
+import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
+import { accountApis, userByEmail, userById, type UserRow } from './common.js';
+
+const def = declarer('venmo');
+
+interface TxRow { id: number; sender_id: number; receiver_id: number; amount: number; description: string; private: number; payment_card_id: number | null; like_count: number; created_at: string }
+interface RequestRow { id: number; sender_id: number; receiver_id: number; amount: number; description: string; private: number; created_at: string; approved_at: string | null; denied_at: string | null }
+interface CardRow { id: number; user_id: number; card_name: string; owner_name: string; card_number: string; expiry_year: number; expiry_month: number }
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const personOf = (u: UserRow | undefined): Json => (u ? { name: `${u.first_name} ${u.last_name}`, email: u.email } : null);
+const txView = (ctx: ApiContext, t: TxRow) => ({ transaction_id: t.id, amount: t.amount, description: t.description, created_at: t.created_at, private: t.private === 1, like_count: t.like_count, payment_card_id: t.payment_card_id, sender: personOf(userById(ctx, t.sender_id)), receiver: personOf(userById(ctx, t.receiver_id)) });
+const requestStatus = (r: RequestRow) => (r.approved_at ? 'approved' : r.denied_at ? 'denied' : 'pending');
+const requestView = (ctx: ApiContext, r: RequestRow) => ({ payment_request_id: r.id, amount: r.amount, description: r.description, created_at: r.created_at, approved_at: r.approved_at, denied_at: r.denied_at, status: requestStatus(r), private: r.private === 1, sender: personOf(userById(ctx, r.sender_id)), receiver: personOf(userById(ctx, r.receiver_id)) });
+
+function venmoUser(ctx: ApiContext, email: string): UserRow {
+  const u = userByEmail(ctx, email);
+  if (!u || !ctx.db.prepare("SELECT 1 FROM accounts WHERE app = 'venmo' AND user_id = ?").get(u.id)) throw new ApiError(422, 'The user with this email does not exist on Venmo.');
+  return u;
+}
+const balanceOf = (ctx: ApiContext, id: number) => (ctx.db.prepare('SELECT balance FROM venmo_balances WHERE user_id = ?').get(id) as { balance: number } | undefined)?.balance ?? 0;
+const addBalance = (ctx: ApiContext, id: number, delta: number) => {
+  if (ctx.db.prepare('UPDATE venmo_balances SET balance = round(balance + ?, 2) WHERE user_id = ?').run(delta, id).changes === 0)
+    ctx.db.prepare('INSERT INTO venmo_balances (user_id, balance) VALUES (?, ?)').run(id, round2(delta));
+};
+
+function usableCard(ctx: ApiContext, cardId: number): CardRow {
+  const c = ctx.db.prepare('SELECT * FROM venmo_payment_cards WHERE id = ?').get(cardId) as CardRow | undefined;
+  if (!c || c.user_id !== me(ctx)) throw new ApiError(422, 'The payment card does not exist.');
+  const [y, m] = [Number(ctx.now.slice(0, 4)), Number(ctx.now.slice(5, 7))];
+  if (c.expiry_year < y || (c.expiry_year === y && c.expiry_month < m)) throw new ApiError(422, 'The payment card has expired.');
+  return c;
+}
+
+/** Moves money from the caller to `receiver` from the balance or a card; returns the transaction id. */
+function pay(ctx: ApiContext, receiverId: number, amount: number, description: string, isPrivate: boolean, cardId: number | null): number {
+  const self = me(ctx);
+  if (receiverId === self) throw new ApiError(422, 'You cannot send money to yourself.');
+  if (cardId === null) {
+    if (balanceOf(ctx, self) < amount) throw new ApiError(422, 'Insufficient money in the Venmo balance.');
+    addBalance(ctx, self, -amount);
+  } else usableCard(ctx, cardId);
+  addBalance(ctx, receiverId, amount);
+  const r = ctx.db.prepare('INSERT INTO venmo_transactions (sender_id, receiver_id, amount, description, private, payment_card_id, like_count, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)')
+    .run(self, receiverId, amount, description, isPrivate ? 1 : 0, cardId, ctx.now);
+  return Number(r.lastInsertRowid);
+}
+
+function ownRequest(ctx: ApiContext, id: number, side: 'sender_id' | 'receiver_id'): RequestRow {
+  const r = ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE id = ?').get(id) as RequestRow | undefined;
+  if (!r) notFound('payment request');
+  if (r[side] !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this payment request.');
+  return r;
+}
+
+const AMOUNT = { constraints: [{ kind: 'min' as const, value: 0.01 }] };
+const TX_SORT = ['amount', 'created_at', 'like_count'];
+
+export const venmoApis: ApiDef[] = [
+  ...accountApis('venmo', { verification: true }),
+  def('search_users', { description: 'Search Venmo users by name or email.', params: [opt.str('query', { default: '' }), ...PAGING] }, (ctx, a) => {
+    me(ctx);
+    const rows = (ctx.db.prepare("SELECT u.* FROM users u JOIN accounts a ON a.user_id = u.id AND a.app = 'venmo' ORDER BY u.id").all() as UserRow[]).filter((u) => matchesQuery(a.query ?? '', u.first_name, u.last_name, u.email));
+    return pageOf(rows.map((u) => ({ first_name: u.first_name, last_name: u.last_name, email: u.email })), a, []);
+  }),
+  def('search_friends', { description: 'Search your friends by name or email.', params: [opt.str('query', { default: '' }), ...PAGING] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT u.*, f.created_at AS friends_since FROM users u JOIN venmo_friends f ON f.friend_id = u.id WHERE f.user_id = ? ORDER BY f.id').all(me(ctx)) as (UserRow & { friends_since: string })[])
+      .filter((u) => matchesQuery(a.query ?? '', u.first_name, u.last_name, u.email));
+    return pageOf(rows.map((u) => ({ first_name: u.first_name, last_name: u.last_name, email: u.email, friends_since: u.friends_since })), a, []);
+  }),
+  def('add_friend', { description: 'Add a friend.', params: [req.str('user_email')] }, (ctx, a) => {
+    const u = venmoUser(ctx, str(a, 'user_email'));
+    if (u.id === me(ctx)) throw new ApiError(422, 'You cannot befriend yourself.');
+    if (ctx.db.prepare('SELECT 1 FROM venmo_friends WHERE user_id = ? AND friend_id = ?').get(me(ctx), u.id)) throw new ApiError(422, 'You are already friends with this user.');
+    ctx.db.prepare('INSERT INTO venmo_friends (user_id, friend_id, created_at) VALUES (?, ?, ?)').run(me(ctx), u.id, ctx.now);
+    ctx.db.prepare('INSERT OR IGNORE INTO venmo_friends (user_id, friend_id, created_at) VALUES (?, ?, ?)').run(u.id, me(ctx), ctx.now);
+    return ok('Friend added.');
+  }),
+  def('remove_friend', { method: 'DELETE', description: 'Remove a friend.', params: [req.str('user_email')] }, (ctx, a) => {
+    const u = venmoUser(ctx, str(a, 'user_email'));
+    if (ctx.db.prepare('DELETE FROM venmo_friends WHERE user_id = ? AND friend_id = ?').run(me(ctx), u.id).changes === 0) throw new ApiError(422, 'You are not friends with this user.');
+    ctx.db.prepare('DELETE FROM venmo_friends WHERE user_id = ? AND friend_id = ?').run(u.id, me(ctx));
+    return ok('Friend removed.');
+  }),
+  def('show_venmo_balance', { description: 'Show your Venmo balance.' }, (ctx) => ({ venmo_balance: balanceOf(ctx, me(ctx)) })),
+  def('add_to_venmo_balance', { description: 'Add money to your Venmo balance from a payment card.', params: [req.num('amount', AMOUNT), req.int('payment_card_id')] }, (ctx, a) => {
+    usableCard(ctx, Number(a.payment_card_id));
+    addBalance(ctx, me(ctx), num2(a.amount));
+    return ok('Money added to the Venmo balance.');
+  }),
+  def('withdraw_from_venmo_balance', { description: 'Withdraw money from your Venmo balance to a payment card.', params: [req.num('amount', AMOUNT), req.int('payment_card_id')] }, (ctx, a) => {
+    usableCard(ctx, Number(a.payment_card_id));
+    if (balanceOf(ctx, me(ctx)) < num2(a.amount)) throw new ApiError(422, 'Insufficient money in the Venmo balance.');
+    addBalance(ctx, me(ctx), -num2(a.amount));
+    return ok('Money withdrawn from the Venmo balance.');
+  }),
+  def('show_payment_cards', { description: 'Show your Venmo payment cards.' }, (ctx) =>
+    (ctx.db.prepare('SELECT * FROM venmo_payment_cards WHERE user_id = ? ORDER BY id').all(me(ctx)) as CardRow[]).map((c) => ({ payment_card_id: c.id, card_name: c.card_name, owner_name: c.owner_name, card_number: c.card_number, expiry_year: c.expiry_year, expiry_month: c.expiry_month })),
+  ),
+  def('show_transactions', {
+    description: 'Get a list of your transactions.',
+    params: [opt.str('query', { default: '' }), opt.str('user_email', { desc: 'Only transactions with this user.' }), ...DATE_RANGE, opt.num('min_amount'), opt.num('max_amount'), opt.str('direction', { desc: 'sent or received.', constraints: [{ kind: 'enum', values: ['sent', 'received'] }] }), ...PAGING, sortBy('-created_at')],
+  }, (ctx, a) => {
+    const self = me(ctx);
+    const other = optStr(a, 'user_email') ? userByEmail(ctx, str(a, 'user_email'))?.id ?? -1 : null;
+    const dir = optStr(a, 'direction');
+    const rows = (ctx.db.prepare('SELECT * FROM venmo_transactions WHERE sender_id = ? OR receiver_id = ? ORDER BY id').all(self, self) as TxRow[]).filter(
+      (t) =>
+        (other === null || t.sender_id === other || t.receiver_id === other) &&
+        (dir === null || (dir === 'sent' ? t.sender_id === self : t.receiver_id === self)) &&
+        (optNum(a, 'min_amount') === null || t.amount >= optNum(a, 'min_amount')!) &&
+        (optNum(a, 'max_amount') === null || t.amount <= optNum(a, 'max_amount')!) &&
+        inDateRange(t.created_at, a) && matchesQuery(a.query ?? '', t.description),
+    );
+    return pageOf(rows.map((t) => txView(ctx, t)), a, TX_SORT);
+  }),
+  def('show_transaction', { description: 'Show details of a transaction.', params: [req.int('transaction_id')] }, (ctx, a) => {
+    const t = ctx.db.prepare('SELECT * FROM venmo_transactions WHERE id = ?').get(a.transaction_id) as TxRow | undefined;
+    if (!t) notFound('transaction');
+    if (t.private === 1 && t.sender_id !== me(ctx) && t.receiver_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this transaction.');
+    return txView(ctx, t);
+  }),
+  def('create_transaction', { description: 'Send money to a user.', params: [req.str('receiver_email'), req.num('amount', AMOUNT), opt.str('description', { default: '' }), opt.int('payment_card_id'), opt.bool('private', { default: false })] }, (ctx, a) => {
+    const u = venmoUser(ctx, str(a, 'receiver_email'));
+    const id = pay(ctx, u.id, num2(a.amount), str(a, 'description'), optBool(a, 'private') === true, optNum(a, 'payment_card_id'));
+    return ok('Sent money.', { transaction_id: id });
+  }),
+  def('like_transaction', { description: 'Like a transaction.', params: [req.int('transaction_id')] }, (ctx, a) => {
+    me(ctx);
+    if (ctx.db.prepare('UPDATE venmo_transactions SET like_count = like_count + 1 WHERE id = ?').run(a.transaction_id).changes === 0) notFound('transaction');
+    return ok('Liked transaction.');
+  }),
+  def('show_received_payment_requests', { description: 'Get a list of payment requests you have received.', params: [opt.str('status', { constraints: [{ kind: 'enum', values: ['pending', 'approved', 'denied'] }] }), ...DATE_RANGE, ...PAGING, sortBy('-created_at')] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE receiver_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter((r) => (optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status')) && inDateRange(r.created_at, a));
+    return pageOf(rows.map((r) => requestView(ctx, r)), a, ['amount', 'created_at']);
+  }),
+  def('show_sent_payment_requests', { description: 'Get a list of payment requests you have sent.', params: [opt.str('status', { constraints: [{ kind: 'enum', values: ['pending', 'approved', 'denied'] }] }), ...DATE_RANGE, ...PAGING, sortBy('-created_at')] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE sender_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter((r) => (optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status')) && inDateRange(r.created_at, a));
+    return pageOf(rows.map((r) => requestView(ctx, r)), a, ['amount', 'created_at']);
+  }),
+  def('create_payment_request', { description: 'Request money from a user.', params: [req.str('user_email'), req.num('amount', AMOUNT), opt.str('description', { default: '' }), opt.bool('private', { default: false })] }, (ctx, a) => {
+    const u = venmoUser(ctx, str(a, 'user_email'));
+    if (u.id === me(ctx)) throw new ApiError(422, 'You cannot request money from yourself.');
+    const r = ctx.db.prepare('INSERT INTO venmo_payment_requests (sender_id, receiver_id, amount, description, private, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(me(ctx), u.id, num2(a.amount), str(a, 'description'), optBool(a, 'private') ? 1 : 0, ctx.now);
+    return ok('Payment request created.', { payment_request_id: Number(r.lastInsertRowid) });
+  }),
+  def('approve_payment_request', { description: 'Approve a payment request you received (pays it).', params: [req.int('payment_request_id'), opt.int('payment_card_id')] }, (ctx, a) => {
+    const r = ownRequest(ctx, Number(a.payment_request_id), 'receiver_id');
+    if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
+    const tx = pay(ctx, r.sender_id, r.amount, r.description, r.private === 1, optNum(a, 'payment_card_id'));
+    ctx.db.prepare('UPDATE venmo_payment_requests SET approved_at = ? WHERE id = ?').run(ctx.now, r.id);
+    return ok('Payment request approved.', { transaction_id: tx });
+  }),
+  def('deny_payment_request', { description: 'Deny a payment request you received.', params: [req.int('payment_request_id')] }, (ctx, a) => {
+    const r = ownRequest(ctx, Number(a.payment_request_id), 'receiver_id');
+    if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
+    ctx.db.prepare('UPDATE venmo_payment_requests SET denied_at = ? WHERE id = ?').run(ctx.now, r.id);
+    return ok('Payment request denied.');
+  }),
+  def('delete_payment_request', { method: 'DELETE', description: 'Delete a pending payment request you sent.', params: [req.int('payment_request_id')] }, (ctx, a) => {
+    const r = ownRequest(ctx, Number(a.payment_request_id), 'sender_id');
+    if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
+    ctx.db.prepare('DELETE FROM venmo_payment_requests WHERE id = ?').run(r.id);
+    return ok('Payment request deleted.');
+  }),
+  def('remind_payment_request', { description: 'Send a reminder for a pending payment request you sent.', params: [req.int('payment_request_id')] }, (ctx, a) => {
+    const r = ownRequest(ctx, Number(a.payment_request_id), 'sender_id');
+    if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
+    return ok('Reminder sent.');
+  }),
+];
+
+function num2(v: Json | undefined): number {
+  return round2(Number(v));
+}

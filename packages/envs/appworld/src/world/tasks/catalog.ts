@@ -1,0 +1,72 @@
+// The task catalogue: every scenario's three variants, generated from the seeded world, by split.
+import { checkSplit, hashSeed, Rng, type TaskRef } from '@diffworld/env-core';
+import { DEFAULT_WORLD_SEED, sharedTemplate, type AppWorldSession } from '../../engine/world.js';
+import { ToolRunner } from '../../harness/tool-call.js';
+import { SCENARIOS } from './scenarios.js';
+import type { AppworldTask, Supervisor } from './types.js';
+
+export const SPLITS = ['train', 'dev', 'test_normal', 'test_challenge'] as const;
+export const ENV_NAME = 'appworld';
+
+/** AppWorld-style 7-hex scenario id, stable for a scenario name. */
+export function scenarioId(name: string): string {
+  return hashSeed(name).toString(16).padStart(8, '0').slice(0, 7);
+}
+
+const cache = new Map<number, AppworldTask[]>();
+
+export function allTasks(worldSeed: number = DEFAULT_WORLD_SEED): AppworldTask[] {
+  const hit = cache.get(worldSeed);
+  if (hit) return hit;
+  const world = sharedTemplate(worldSeed);
+  const tasks: AppworldTask[] = [];
+  for (const scenario of SCENARIOS) {
+    const sid = scenarioId(scenario.name);
+    const variants = scenario.variants(world, new Rng(hashSeed(`${worldSeed}:${scenario.name}`)));
+    variants.forEach((variant, i) => {
+      const supervisor = world.query<Supervisor>('SELECT id, first_name, last_name, email, phone_number FROM users WHERE id = ?', variant.supervisorId)[0]!;
+      tasks.push({ id: `${sid}_${i + 1}`, scenarioId: sid, scenario, variantIndex: (i + 1) as 1 | 2 | 3, split: scenario.split, difficulty: scenario.difficulty, supervisor, variant, worldSeed });
+    });
+  }
+  cache.set(worldSeed, tasks);
+  return tasks;
+}
+
+export function tasksOf(split: string, worldSeed?: number): AppworldTask[] {
+  const valid = checkSplit({ name: ENV_NAME, splits: SPLITS }, split);
+  return allTasks(worldSeed).filter((t) => t.split === valid);
+}
+
+export function findTask(id: string, worldSeed?: number): AppworldTask {
+  const t = allTasks(worldSeed).find((x) => x.id === id);
+  if (!t) throw new RangeError(`appworld: no task "${id}"; ids look like ${allTasks(worldSeed)[0]?.id} (see tasks(split))`);
+  return t;
+}
+
+export function taskRef(t: AppworldTask): TaskRef {
+  return { env: ENV_NAME, split: t.split, id: t.id, taskType: t.scenario.name, seed: t.worldSeed };
+}
+
+/** The task behind a TaskRef (its seed is the world seed). */
+export function resolveTask(ref: TaskRef): AppworldTask {
+  return findTask(ref.id, ref.seed);
+}
+
+/** The agent's first message (AppWorld's prompt line). */
+export function taskPrompt(t: AppworldTask): string {
+  const s = t.supervisor;
+  return `My name is: ${s.first_name} ${s.last_name}. My personal email is ${s.email} and phone number is ${s.phone_number}.\nTask: ${t.variant.instruction}`;
+}
+
+/** A fresh episode: a private database copy with the task's preconditions and active task record. */
+export function startEpisode(t: AppworldTask, opts: { strict?: boolean } = {}): { session: AppWorldSession; runner: ToolRunner } {
+  const session = sharedTemplate(t.worldSeed).open({
+    supervisorId: t.supervisor.id,
+    strict: opts.strict ?? false,
+    setup: (db) => {
+      t.variant.setup?.(db);
+      db.prepare("INSERT INTO supervisor_tasks (user_id, instruction, status) VALUES (?, ?, 'active')").run(t.supervisor.id, t.variant.instruction);
+    },
+  });
+  return { session, runner: new ToolRunner(session) };
+}

@@ -1,0 +1,86 @@
+// Evaluation by database state: the answer, the expected changes, no collateral changes, and the
+// task's completion status; TGC and SGC over a set of tasks.
+import type { AppWorldSession } from '../../engine/world.js';
+import { diffDatabases } from './diff.js';
+import type { AppworldTask, Difficulty, TestResult } from './types.js';
+
+export interface EvalReport {
+  taskId: string;
+  tests: TestResult[];
+  passed: number;
+  failed: number;
+  /** AppWorld: a task succeeds only if all of its tests pass. */
+  success: boolean;
+  answer: string | number | null;
+}
+
+/** Python-ish decode of the stored answer: numbers and JSON values come back typed. */
+function decodeAnswer(raw: string | null): string | number | null {
+  if (raw === null) return null;
+  try {
+    const v: unknown = JSON.parse(raw);
+    return typeof v === 'number' || typeof v === 'string' ? v : raw;
+  } catch {
+    return raw;
+  }
+}
+
+const norm = (s: string) => s.toLowerCase().replace(/[\s"'`]+/g, ' ').replace(/[.\s]+$/, '').trim();
+
+/** Numbers compare within a cent (after removing `$` and commas); text compares normalized. */
+export function answersMatch(predicted: string | number | null, truth: string | number): boolean {
+  if (predicted === null) return false;
+  if (typeof truth === 'number') {
+    const n = typeof predicted === 'number' ? predicted : Number(String(predicted).replace(/[$,\s]/g, ''));
+    return Number.isFinite(n) && Math.abs(n - truth) < 0.01;
+  }
+  return norm(String(predicted)) === norm(truth);
+}
+
+export function evaluateTask(task: AppworldTask, session: AppWorldSession): EvalReport {
+  const db = session.db;
+  const diff = diffDatabases(session.startImage, db);
+  const record = db.prepare('SELECT status, answer FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(task.supervisor.id) as { status: string; answer: string | null } | undefined;
+  const answer = decodeAnswer(record?.answer ?? null);
+  const tests: TestResult[] = [];
+  tests.push({ name: 'the task is marked complete with status success', passed: record?.status === 'success', ...(record?.status === 'success' ? {} : { detail: `status is ${record?.status ?? 'missing'}` }) });
+  if (task.variant.answer !== null) {
+    const passed = answersMatch(answer, task.variant.answer);
+    tests.push({ name: 'the answer is correct', passed, ...(passed ? {} : { detail: `expected ${JSON.stringify(task.variant.answer)}, got ${JSON.stringify(answer)}` }) });
+  }
+  const allowed = new Set<string>([...task.variant.allowedTables, 'supervisor_tasks']);
+  const collateral = diff.changedTables().filter((t) => !allowed.has(t));
+  tests.push({ name: 'no collateral changes in other tables', passed: collateral.length === 0, ...(collateral.length ? { detail: `changed: ${collateral.join(', ')}` } : {}) });
+  tests.push(...task.variant.expected(diff, db));
+  const passed = tests.filter((t) => t.passed).length;
+  return { taskId: task.id, tests, passed, failed: tests.length - passed, success: passed === tests.length, answer };
+}
+
+export interface GoalCompletion {
+  tasks: number;
+  scenarios: number;
+  /** % of tasks whose tests all pass. */
+  tgc: number;
+  /** % of scenarios whose three tasks all pass. */
+  sgc: number;
+  byDifficulty: Partial<Record<Difficulty, { tgc: number; sgc: number; tasks: number }>>;
+}
+
+export function goalCompletion(results: readonly { task: AppworldTask; success: boolean }[]): GoalCompletion {
+  const compute = (rs: readonly { task: AppworldTask; success: boolean }[]) => {
+    const byScenario = new Map<string, boolean>();
+    for (const r of rs) byScenario.set(r.task.scenarioId, (byScenario.get(r.task.scenarioId) ?? true) && r.success);
+    const pct = (n: number, d: number) => (d === 0 ? 0 : (100 * n) / d);
+    return { tasks: rs.length, scenarios: byScenario.size, tgc: pct(rs.filter((r) => r.success).length, rs.length), sgc: pct([...byScenario.values()].filter(Boolean).length, byScenario.size) };
+  };
+  const all = compute(results);
+  const byDifficulty: GoalCompletion['byDifficulty'] = {};
+  for (const d of [1, 2, 3] as Difficulty[]) {
+    const rs = results.filter((r) => r.task.difficulty === d);
+    if (rs.length) {
+      const c = compute(rs);
+      byDifficulty[d] = { tgc: c.tgc, sgc: c.sgc, tasks: c.tasks };
+    }
+  }
+  return { ...all, byDifficulty };
+}

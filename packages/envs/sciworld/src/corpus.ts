@@ -1,0 +1,83 @@
+// World-model corpus rows from real-engine episodes: the expert's episode plus perturbed ones
+// (random valid or invalid actions spliced into the expert's plan). One row per step:
+// {messages: [system = grounded WM prompt, user = "State: <json.dumps(history)>\n\nAction: <json.dumps([{role, content}])>",
+//  assistant = the engine's next observation]}; json.dumps is Python-exact (@diffworld/dataset).
+import { Rng, roundRobin, type ChatMessage, type CorpusRequest, type TaskRef } from '@diffworld/env-core';
+import { pyJsonDumps, type ChatRow, type PyJsonValue } from '@diffworld/dataset';
+import { sciworldTasks } from './world/tasks/split-tasks.js';
+import { loadTask } from './world/tasks/setup.js';
+import { expertActions } from './engine/expert/expert.js';
+import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './harness/prompt.js';
+import { worldModelPrompt } from './harness/wm-prompt.js';
+
+export interface CorpusRow {
+  messages: [ChatMessage, ChatMessage, ChatMessage];
+  /** Where the row came from (kept out of `messages`). */
+  task_id: string;
+  episode: 'expert' | 'perturbed';
+}
+
+const NOISE = ['look around', 'inventory', 'wait1', 'open door', 'pick up air', 'focus on agent', 'teleport to nowhere', 'eat the moon', 'connect battery to sky'];
+
+/** The WM user turn: `State: {json.dumps(history)}\n\nAction: {json.dumps([{"role": "assistant", "content": action}])}`. */
+export function worldModelUserTurn(history: ChatMessage[], action: string): string {
+  const state = pyJsonDumps(history.map((m) => ({ role: m.role, content: m.content })) as PyJsonValue);
+  return `State: ${state}\n\nAction: ${pyJsonDumps([{ role: 'assistant', content: action }])}`;
+}
+
+function perturb(actions: string[], rng: Rng, validAt: (i: number) => string[]): (i: number) => string | undefined {
+  // Decide up front where to splice (about one in four steps), then pick the action when we get there.
+  const splice = new Set(actions.map((_, i) => i).filter(() => rng.bool(0.25)));
+  return (i) => {
+    if (!splice.has(i)) return undefined;
+    const valid = validAt(i);
+    return rng.bool(0.7) && valid.length ? rng.pick(valid) : rng.pick(NOISE);
+  };
+}
+
+/** Plays one episode (expert, or perturbed with `rng`) and returns its rows. */
+export function episodeRows(task: TaskRef, system: string, rng?: Rng): CorpusRow[] {
+  const plan = expertActions(task.taskType, task.seed).actions;
+  const { game, build } = loadTask(task.taskType, task.seed, 'easy');
+  const history: ChatMessage[] = [
+    { role: 'system', content: AGENT_SYSTEM_PROMPT },
+    { role: 'user', content: taskUserMessage(build.description, game.look()) },
+  ];
+  const rows: CorpusRow[] = [];
+  const extra = rng ? perturb(plan, rng, () => game.validActions()) : () => undefined;
+  const play = (action: string) => {
+    const r = game.step(action);
+    rows.push({
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: worldModelUserTurn(history, action) },
+        { role: 'assistant', content: r.observation },
+      ],
+      task_id: task.id,
+      episode: rng ? 'perturbed' : 'expert',
+    });
+    history.push({ role: 'assistant', content: action }, { role: 'user', content: r.observation });
+  };
+  for (let i = 0; i < plan.length && !game.done; i++) {
+    const noise = extra(i);
+    if (noise !== undefined) play(noise);
+    if (!game.done) play(plan[i]!);
+  }
+  return rows;
+}
+
+/**
+ * Rows for `diffworld env corpus sciworld`: `episodes` episodes cycling through the split's tasks;
+ * the first pass plays the expert, later passes perturbed copies (seeded by `seed`, task and pass).
+ */
+export function corpusRows(req: CorpusRequest): Generator<ChatRow> {
+  return taskCorpusRows(sciworldTasks(req.split), req.episodes, req.seed);
+}
+
+/** corpusRows over a given task list (the split's, or a chosen few). */
+export function* taskCorpusRows(tasks: readonly TaskRef[], episodes: number, seed: number): Generator<ChatRow> {
+  for (const [task, pass] of roundRobin(tasks, episodes)) {
+    const rows = episodeRows(task, worldModelPrompt(task), pass === 0 ? undefined : new Rng(seed).fork(`${task.id}:${pass}`));
+    for (const row of rows) yield { messages: row.messages, dataset: 'sciworld', meta: { task_id: row.task_id, episode: row.episode } };
+  }
+}

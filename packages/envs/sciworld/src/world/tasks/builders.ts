@@ -1,0 +1,749 @@
+// Variation builders of the implemented tasks: each turns a variation index into world edits, the
+// exact task description, the goal sequence and a plan hint for the expert. Variation grids are data.
+import type { Rng } from '@diffworld/env-core';
+import { sub, type RoomName, type Spawn } from '../layout.js';
+import { material as materialOf, UNKNOWN_LETTERS } from '../materials.js';
+import type { GoalSpec, Match } from '../../engine/goals.js';
+import { TEXT } from '../text.js';
+
+export type Plan =
+  | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
+  | { kind: 'thermometer'; threshold: number; above: string; below: string; boxRoom: RoomName }
+  | { kind: 'meltingPoint'; material: string; threshold: number; above: string; below: string; boxRoom: RoomName }
+  | { kind: 'power'; source?: string }
+  | { kind: 'conductivity'; conductive: string; nonconductive: string }
+  | { kind: 'find'; what: FindWhat; box: string; boxRoom: RoomName }
+  | { kind: 'lifespan'; order: string[] }
+  | { kind: 'paint'; inputs: [string, string]; product: string; then?: { input: string; product: string } }
+  | { kind: 'grow'; species: string; seedRoom: RoomName; fruit?: boolean }
+  | { kind: 'chemistry'; product: string; room: RoomName }
+  | { kind: 'stages'; tags: string[] }
+  | { kind: 'incline'; answer: string }
+  | { kind: 'genetics'; answer: string };
+
+export type FindWhat = 'living' | 'nonliving' | 'plant' | 'animal';
+
+export interface VariationBuild {
+  description: string;
+  goals: GoalSpec;
+  plan: Plan;
+}
+
+export type Contents = Record<RoomName, Spawn[]>;
+export type Builder = (variation: number, contents: Contents, rng: Rng) => VariationBuild;
+
+/** Mixed-radix decoding of a variation index over a grid of axis sizes (first axis fastest). */
+function decode(v: number, sizes: number[]): number[] {
+  return sizes.map((s) => {
+    const d = v % s;
+    v = Math.floor(v / s);
+    return d;
+  });
+}
+
+const target = ['target'];
+
+// ---- change of state ----------------------------------------------------------------------
+
+interface StateSubstance {
+  material: string;
+  place: (c: Contents) => void;
+  /** Water drawn from the kitchen sink (nothing spawned) vs. sinks disabled. */
+  label?: string;
+}
+
+const inRoom = (room: RoomName, s: Spawn) => (c: Contents) => void c[room].push(s);
+const inAppliance = (room: RoomName, kind: string, s: Spawn) => (c: Contents) => {
+  const app = c[room].find((x) => x.kind === kind);
+  if (!app) throw new Error(`sciworld: base world lacks a ${kind} in the ${room}`);
+  (app.contents ??= []).push(s);
+};
+const removeKind = (room: RoomName, kind: string) => (c: Contents) => {
+  c[room] = c[room].filter((x) => x.kind !== kind);
+};
+
+const STATE_SUBSTANCES: StateSubstance[] = [
+  { material: 'water', place: () => undefined },
+  { material: 'water', place: (c) => (removeKind('kitchen', 'sink')(c), inRoom('kitchen', { kind: 'glass cup', contents: [sub('water', { tags: target })] })(c)) },
+  { material: 'water', label: 'ice', place: inAppliance('kitchen', 'freezer', { kind: 'tin cup', contents: [sub('water', { temperature: -10, tags: target })] }) },
+  { material: 'orange juice', place: () => undefined },
+  { material: 'apple juice', place: inAppliance('kitchen', 'fridge', { kind: 'glass cup', contents: [sub('apple juice', { temperature: 4, tags: target })] }) },
+  { material: 'chocolate', place: inRoom('kitchen', sub('chocolate', { tags: target })) },
+  { material: 'marshmallow', place: inRoom('kitchen', sub('marshmallow', { tags: target })) },
+  { material: 'ice cream', place: inAppliance('kitchen', 'freezer', { kind: 'ceramic cup', contents: [sub('ice cream', { tags: target })] }) },
+  { material: 'soap', place: () => undefined },
+  { material: 'rubber', place: inRoom('workshop', sub('rubber', { tags: target })) },
+  { material: 'lead', place: inRoom('workshop', sub('lead', { tags: target })) },
+  { material: 'tin', place: inRoom('workshop', sub('tin', { tags: target })) },
+  { material: 'mercury', place: inRoom('workshop', { kind: 'glass jar', contents: [sub('mercury', { tags: target })] }) },
+  { material: 'gallium', place: inRoom('workshop', sub('gallium', { tags: target })) },
+  { material: 'caesium', place: inRoom('workshop', { kind: 'glass jar', contents: [sub('caesium', { tags: target })] }) },
+];
+
+const STATE_VERB = { boil: 'boil', melt: 'melt', freeze: 'freeze', change: 'change the state of matter of' } as const;
+
+function stateBuilder(goal: 'boil' | 'melt' | 'freeze' | 'change'): Builder {
+  return (v, contents) => {
+    const [si, stove] = decode(v, [STATE_SUBSTANCES.length, 2]);
+    const s = STATE_SUBSTANCES[si!]!;
+    s.place(contents);
+    if (stove === 1) removeKind('kitchen', 'stove')(contents);
+    const label = s.label ?? s.material;
+    const combustNote = goal === 'boil' ? 'For compounds without a boiling point, combusting the substance is also acceptable. ' : '';
+    const description = `Your task is to ${STATE_VERB[goal]} ${label}. ${combustNote}First, focus on the substance. Then, take actions that will cause it to change its state of matter.`;
+    const focus = { type: 'focus' as const, match: { material: s.material }, failIfWrong: true };
+    const seq =
+      goal === 'boil'
+        ? [focus, { type: 'focusState' as const, states: ['liquid', 'gas'] as const, orCombusted: true }, { type: 'focusState' as const, states: ['gas'] as const, orCombusted: true }]
+        : goal === 'melt'
+          ? [focus, { type: 'focusState' as const, states: ['solid'] as const }, { type: 'focusState' as const, states: ['liquid'] as const }]
+          : goal === 'freeze'
+            ? [focus, { type: 'focusState' as const, states: ['liquid'] as const }, { type: 'focusState' as const, states: ['solid'] as const }]
+            : [focus, { type: 'focusChangedState' as const }];
+    return {
+      description,
+      goals: {
+        ordered: seq.map((g) => ('states' in g ? { ...g, states: [...g.states] } : g)),
+        optional: [{ type: 'sameRoom', match: { material: s.material } }, { type: 'temperatureChanged', match: { material: s.material }, by: 10 }],
+      },
+      plan: { kind: 'state', goal, material: s.material },
+    };
+  };
+}
+
+// ---- thermometer and melting point ---------------------------------------------------------
+
+const BOX_PAIRS: Array<[string, string]> = [];
+for (const a of ['red', 'green', 'blue', 'orange', 'yellow', 'purple']) for (const b of ['red', 'green', 'blue', 'orange', 'yellow', 'purple']) if (a !== b) BOX_PAIRS.push([a, b]);
+const BOX_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'workshop', 'art studio', 'greenhouse', 'hallway', 'bedroom', 'living room', 'outside', 'foundry'];
+
+function addBoxes(contents: Contents, room: RoomName, pair: [string, string]): [string, string] {
+  const names: [string, string] = [`${pair[0]} box`, `${pair[1]} box`];
+  contents[room].push({ kind: 'box', name: names[0], tags: ['boxA'] }, { kind: 'box', name: names[1], tags: ['boxB'] });
+  return names;
+}
+
+interface MeasuredThing {
+  name: string;
+  room: RoomName;
+  spawn: Spawn;
+  place?: (c: Contents) => void;
+}
+
+const THERMO_OBJECTS: MeasuredThing[] = [
+  { name: 'chocolate', room: 'kitchen', spawn: sub('chocolate', { name: 'chocolate', tags: target }) },
+  { name: 'marshmallow', room: 'kitchen', spawn: sub('marshmallow', { tags: target }) },
+  { name: 'lead', room: 'workshop', spawn: sub('lead', { tags: target }) },
+  { name: 'tin', room: 'workshop', spawn: sub('tin', { tags: target }) },
+  { name: 'rubber', room: 'workshop', spawn: sub('rubber', { tags: target }) },
+  { name: 'sodium chloride', room: 'bathroom', spawn: sub('sodium chloride', { tags: target }) },
+  { name: 'apple juice', room: 'kitchen', spawn: sub('apple juice', { temperature: 4, tags: target }), place: inAppliance('kitchen', 'fridge', { kind: 'glass cup', contents: [sub('apple juice', { temperature: 4, tags: target })] }) },
+  { name: 'ice cream', room: 'kitchen', spawn: sub('ice cream', { temperature: -10, tags: target }), place: inAppliance('kitchen', 'freezer', { kind: 'ceramic cup', contents: [sub('ice cream', { temperature: -10, tags: target })] }) },
+  { name: 'sugar', room: 'living room', spawn: sub('sugar', { tags: target }) },
+];
+const THRESHOLDS = [-30, -20, -5, 0, 10, 15, 30, 40, 50, 60];
+
+const useThermometer: Builder = (v, contents) => {
+  const [oi, ti, bi] = decode(v, [THERMO_OBJECTS.length, THRESHOLDS.length, 6]);
+  const obj = THERMO_OBJECTS[oi!]!;
+  if (obj.place) obj.place(contents);
+  else contents[obj.room].push(obj.spawn);
+  const boxRoom = BOX_ROOMS[bi!]!;
+  const [boxA, boxB] = addBoxes(contents, boxRoom, BOX_PAIRS[bi! * 5]!);
+  const T = THRESHOLDS[ti!]!;
+  const n = obj.name;
+  return {
+    description: `Your task is to measure the temperature of ${n}, which is located around the ${obj.room}. First, focus on the thermometer. Next, focus on the ${n}. If the ${n} temperature is above ${T} degrees celsius, place it in the ${boxA}. If the ${n} temperature is below ${T} degrees celsius, place it in the ${boxB}. The boxes are located around the ${boxRoom}. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { kind: 'thermometer' }, failIfWrong: true },
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'insideByReading', match: { tag: 'target' }, threshold: T, above: { tag: 'boxA' }, below: { tag: 'boxB' } },
+      ],
+      optional: [
+        { type: 'held', match: { kind: 'thermometer' } },
+        { type: 'used', tool: { kind: 'thermometer' }, target: { tag: 'target' } },
+        { type: 'sameRoom', match: { tag: 'target' } },
+      ],
+    },
+    plan: { kind: 'thermometer', threshold: T, above: boxA, below: boxB, boxRoom },
+  };
+};
+
+const MELT_SUBSTANCES: MeasuredThing[] = [
+  { name: 'chocolate', room: 'kitchen', spawn: sub('chocolate', { tags: target }) },
+  { name: 'marshmallow', room: 'kitchen', spawn: sub('marshmallow', { tags: target }) },
+  { name: 'soap', room: 'bathroom', spawn: sub('soap', { tags: target }) },
+  { name: 'rubber', room: 'workshop', spawn: sub('rubber', { tags: target }) },
+  { name: 'lead', room: 'workshop', spawn: sub('lead', { tags: target }) },
+  { name: 'tin', room: 'workshop', spawn: sub('tin', { tags: target }) },
+  { name: 'gallium', room: 'workshop', spawn: sub('gallium', { tags: target }) },
+  { name: 'caesium', room: 'foundry', spawn: sub('caesium', { tags: target }) },
+  { name: 'sugar', room: 'living room', spawn: sub('sugar', { tags: target }) },
+  { name: 'ice cream', room: 'kitchen', spawn: sub('ice cream', { tags: target }), place: inAppliance('kitchen', 'freezer', { kind: 'ceramic cup', contents: [sub('ice cream', { temperature: -10, tags: target })] }) },
+  { name: 'ice', room: 'kitchen', spawn: sub('water', { tags: target }), place: inAppliance('kitchen', 'freezer', { kind: 'tin cup', contents: [sub('water', { temperature: -10, tags: target })] }) },
+];
+const MP_OFFSETS = [-200, -100, -50, -20, -10, 10, 20, 50, 100, 200];
+
+const UNKNOWN_ROOMS: RoomName[] = ['kitchen', 'workshop', 'living room', 'bedroom', 'art studio'];
+const UNKNOWN_SUBSTANCES: MeasuredThing[] = UNKNOWN_LETTERS.slice(0, 10).map((l, i) => {
+  const room = UNKNOWN_ROOMS[i % UNKNOWN_ROOMS.length]!;
+  return { name: `unknown substance ${l}`, room, spawn: sub(`unknown ${l}`, { name: `unknown substance ${l}`, tags: target }) };
+});
+
+const meltingPoint: Builder = (v, contents) => meltingPointOf(MELT_SUBSTANCES, [MELT_SUBSTANCES.length, MP_OFFSETS.length, 4], v, contents);
+const meltingPointUnknown: Builder = (v, contents) => meltingPointOf(UNKNOWN_SUBSTANCES, [UNKNOWN_SUBSTANCES.length, MP_OFFSETS.length, 3], v, contents);
+
+function meltingPointOf(things: MeasuredThing[], grid: number[], v: number, contents: Contents): VariationBuild {
+  const [si, oi, bi] = decode(v, grid);
+  const s = things[si!]!;
+  if (s.place) s.place(contents);
+  else contents[s.room].push(s.spawn);
+  const mat = s.spawn.material!;
+  const T = materialOf(mat).meltingPoint + MP_OFFSETS[oi!]!;
+  const boxRoom = BOX_ROOMS[(bi! * 3 + si!) % BOX_ROOMS.length]!;
+  const [boxA, boxB] = addBoxes(contents, boxRoom, BOX_PAIRS[bi! * 7]!);
+  const n = s.name;
+  const correct = materialOf(mat).meltingPoint > T ? 'boxA' : 'boxB';
+  return {
+    description: `Your task is to measure the melting point of ${n}, which is located around the ${s.room}. First, focus on the thermometer. Next, focus on the ${n}. If the melting point of ${n} is above ${T} degrees celsius, focus on the ${boxA}. If the melting point of ${n} is below ${T} degrees celsius, focus on the ${boxB}. The boxes are located around the ${boxRoom}. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { kind: 'thermometer' }, failIfWrong: true },
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'focusState', states: ['liquid', 'gas'] },
+        { type: 'focus', match: { tag: correct }, failIfWrong: true },
+      ],
+      optional: [
+        { type: 'held', match: { kind: 'thermometer' } },
+        { type: 'used', tool: { kind: 'thermometer' }, target: { tag: 'target' } },
+        { type: 'sameRoom', match: { tag: 'target' } },
+      ],
+    },
+    plan: { kind: 'meltingPoint', material: mat, threshold: T, above: boxA, below: boxB, boxRoom },
+  };
+}
+
+// ---- electricity ----------------------------------------------------------------------------
+
+const POWER_PARTS = ['light bulb 0', 'light bulb 1', 'light bulb 2', 'electric motor', 'electric buzzer'];
+
+const powerComponent: Builder = (v, contents) => {
+  const [pi, extra] = decode(v, [POWER_PARTS.length, 4]);
+  const bench = contents.workshop.find((s) => s.tags?.includes('workbench'))!;
+  const parts = bench.contents!;
+  const part = POWER_PARTS[pi!]!;
+  let name: string;
+  if (part.startsWith('light bulb')) {
+    const bulbs = parts.filter((s) => s.kind === 'light bulb');
+    const chosen = bulbs[Number(part.slice(-1))]!;
+    chosen.tags = target;
+    name = chosen.name!;
+  } else {
+    parts.push({ kind: part as 'electric motor', tags: target });
+    name = part;
+  }
+  // Variations also differ in distractor components on the bench.
+  const distractors: Spawn[][] = [[], [{ kind: 'electric buzzer', name: 'buzzer' }], [{ kind: 'electric motor', name: 'motor' }], [{ kind: 'switch', name: 'push switch' }]];
+  parts.push(...distractors[extra!]!.filter((d) => d.kind !== part));
+  return {
+    description: `Your task is to turn on the ${name}. First, focus on the ${name}. Then, create an electrical circuit that powers it on. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'powered', match: { tag: 'target' } },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'target' } }],
+    },
+    plan: { kind: 'power' },
+  };
+};
+
+const SOURCES = { renewable: ['solar panel', 'wind generator'], nonrenewable: ['gas generator', 'nuclear generator'] } as const;
+
+const powerRenewable: Builder = (v, contents) => {
+  const [pi, ki, si] = decode(v, [POWER_PARTS.length, 2, 2]);
+  const bench = contents.workshop.find((s) => s.tags?.includes('workbench'))!;
+  const parts = bench.contents!;
+  const kind = ki === 0 ? 'renewable' : 'nonrenewable';
+  const right = SOURCES[kind][si!]!;
+  const wrong = SOURCES[kind === 'renewable' ? 'nonrenewable' : 'renewable'][si!]!;
+  // The battery makes way for one renewable and one nonrenewable generator.
+  bench.contents = parts.filter((p) => p.kind !== 'battery');
+  contents.workshop.push({ kind: right as 'solar panel' }, { kind: wrong as 'solar panel' });
+  const part = POWER_PARTS[pi!]!;
+  let name: string;
+  if (part.startsWith('light bulb')) {
+    const chosen = bench.contents.filter((s) => s.kind === 'light bulb')[Number(part.slice(-1))]!;
+    chosen.tags = target;
+    name = chosen.name!;
+  } else {
+    bench.contents.push({ kind: part as 'electric motor', tags: target });
+    name = part;
+  }
+  return {
+    description: `Your task is to turn on the ${name} by powering it using a ${kind} power source. First, focus on the ${name}. Then, create an electrical circuit that powers it on. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'powered', match: { tag: 'target' }, by: { category: 'electrical', renewable: kind === 'renewable' } },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'target' } }, { type: 'powered', match: { tag: 'target' } }],
+    },
+    plan: { kind: 'power', source: right },
+  };
+};
+
+const CONDUCTORS: Array<[string, string]> = [
+  ['metal fork', 'steel'], ['iron block', 'iron'], ['steel block', 'steel'], ['aluminum foil', 'aluminum'], ['copper coin', 'copper'],
+  ['brass key', 'brass'], ['zinc strip', 'zinc'], ['tin plate', 'tin'], ['lead weight', 'lead'], ['metal spoon', 'steel'],
+  ['iron nail', 'iron'], ['steel key', 'steel'], ['aluminum can', 'aluminum'], ['copper pipe', 'copper'], ['brass bell', 'brass'],
+  ['plastic fork', 'plastic'], ['wood block', 'wood'], ['glass rod', 'glass'], ['rubber band', 'rubber'], ['ceramic plate', 'ceramic'],
+  ['paper sheet', 'paper'], ['cotton cloth', 'cloth'], ['wooden spoon', 'wood'], ['plastic ruler', 'plastic'], ['glass marble', 'glass'],
+  ['rubber ball', 'rubber'], ['ceramic tile', 'ceramic'], ['wood chip', 'wood'], ['plastic spoon', 'plastic'], ['cardboard sheet', 'paper'],
+];
+
+const UNKNOWN_CONDUCTORS: Array<[string, string]> = UNKNOWN_LETTERS.map((l) => [`unknown substance ${l}`, `unknown ${l}`]);
+
+const testConductivity: Builder = (v, contents) => conductivityOf(CONDUCTORS, v, contents);
+const testConductivityUnknown: Builder = (v, contents) => conductivityOf(UNKNOWN_CONDUCTORS, v, contents);
+
+function conductivityOf(items: Array<[string, string]>, v: number, contents: Contents): VariationBuild {
+  const [oi, bi] = decode(v, [items.length, BOX_PAIRS.length]);
+  const [name, mat] = items[oi!]!;
+  contents.workshop.push({ kind: 'conductor item', name, material: mat, tags: target });
+  const [boxA, boxB] = addBoxes(contents, 'workshop', BOX_PAIRS[bi!]!);
+  const conductive = materialOf(mat).conductive;
+  return {
+    description: `Your task is to determine if ${name} is electrically conductive. The ${name} is located around the workshop. First, focus on the ${name}. If it is electrically conductive, place it in the ${boxA}. If it is electrically nonconductive, place it in the ${boxB}. `,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
+        { type: 'inside', match: { tag: 'target' }, container: { tag: conductive ? 'boxA' : 'boxB' }, failContainer: { tag: conductive ? 'boxB' : 'boxA' } },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'target' } }, { type: 'held', match: { tag: 'target' } }],
+    },
+    plan: { kind: 'conductivity', conductive: boxA, nonconductive: boxB },
+  };
+}
+
+// ---- classification -------------------------------------------------------------------------
+
+const ANIMALS = ['chipmunk', 'dove', 'frog', 'rabbit', 'wolf', 'beaver', 'toad', 'turtle', 'parrot', 'mouse', 'hedgehog', 'blue jay'];
+const TREES = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach', 'pear', 'grapefruit', 'apricot'];
+const COLORS = ['red', 'green', 'blue', 'orange', 'yellow', 'purple'];
+
+function livingWorld(contents: Contents, rng: Rng): void {
+  contents.outside.push(...rng.sample(ANIMALS, 3).map((a): Spawn => ({ kind: 'animal', species: a, stage: 2 })));
+  const species = rng.sample(TREES, 3);
+  contents.greenhouse.push(
+    ...species.map((s, i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i + 1}`, contents: [{ kind: 'plant', species: s, stage: 2 }, sub('soil'), sub('water')] })),
+  );
+}
+
+const FIND_THING: Record<FindWhat, { words: string; match: Match }> = {
+  living: { words: 'a living thing', match: { living: true } },
+  nonliving: { words: 'a non-living thing', match: { nonLiving: true } },
+  plant: { words: 'a plant', match: { kind: 'plant' } },
+  animal: { words: 'an animal', match: { kind: 'animal' } },
+};
+
+function findBuilder(what: FindWhat): Builder {
+  return (v, contents, rng) => {
+    const [ci, ri] = decode(v, [COLORS.length, BOX_ROOMS.length]);
+    livingWorld(contents, rng);
+    const box = `${COLORS[ci!]} box`;
+    const room = BOX_ROOMS[ri!]!;
+    contents[room].push({ kind: 'box', name: box, tags: ['box'] });
+    const { words, match } = FIND_THING[what];
+    return {
+      description: `Your task is to find ${words}. First, focus on the thing. Then, move it to the ${box} in the ${room}.`,
+      goals: {
+        ordered: [
+          { type: 'focus', match, failIfWrong: true },
+          { type: 'inside', match: { ...match, focused: true }, container: { tag: 'box' } },
+        ],
+        optional: [{ type: 'sameRoom', match }, { type: 'held', match: { ...match, focused: true } }],
+      },
+      plan: { kind: 'find', what, box, boxRoom: room },
+    };
+  };
+}
+
+// ---- lifespans ------------------------------------------------------------------------------
+
+/** Typical lifespans in years (every long-lived one outlives every medium one, and so on). */
+export const LIFESPANS: Readonly<Record<string, number>> = {
+  'giant tortoise': 150, elephant: 70, crocodile: 60, parrot: 50, 'brown bear': 30,
+  wolf: 14, beaver: 12, toad: 10, rabbit: 9, hedgehog: 6,
+  chipmunk: 3, mouse: 2, dragonfly: 0.5, butterfly: 0.1, moth: 0.08,
+};
+const LONG = ['giant tortoise', 'elephant', 'crocodile', 'parrot', 'brown bear'];
+const MEDIUM = ['wolf', 'beaver', 'toad', 'rabbit', 'hedgehog'];
+const SHORT = ['chipmunk', 'mouse', 'dragonfly', 'butterfly', 'moth'];
+
+function lifespanBuilder(mode: 'longest' | 'shortest' | 'both'): Builder {
+  return (v, contents, rng) => {
+    const [a, b, c] = decode(v, [5, 5, 5]);
+    const animals = [LONG[a!]!, MEDIUM[b!]!, SHORT[c!]!];
+    const byLife = [...animals].sort((x, y) => LIFESPANS[y]! - LIFESPANS[x]!);
+    for (const name of rng.shuffle(animals)) {
+      const tags = name === byLife[0] ? ['longest'] : name === byLife[2] ? ['shortest'] : [];
+      contents.outside.push({ kind: 'animal', species: name, stage: 2, tags });
+    }
+    const focus = (tag: string) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true });
+    const description =
+      mode === 'both'
+        ? "Your task is to find the animal with the longest life span, then the animal with the shortest life span.  First, focus on the animal with the longest life span.  Then, focus on the animal with the shortest life span.  The animals are in the 'outside' location. "
+        : `Your task is to find the animal with the ${mode} life span.  The animals are in the 'outside' location.  Focus on the animal with the ${mode} life span.`;
+    const order = mode === 'both' ? [byLife[0]!, byLife[2]!] : [mode === 'longest' ? byLife[0]! : byLife[2]!];
+    return {
+      description,
+      goals: {
+        ordered: mode === 'both' ? [focus('longest'), focus('shortest')] : [focus(mode)],
+        optional: [{ type: 'sameRoom', match: { kind: 'animal' } }],
+      },
+      plan: { kind: 'lifespan', order },
+    };
+  };
+}
+
+// ---- chemistry ------------------------------------------------------------------------------
+
+const SECONDARY: Array<{ product: string; inputs: [string, string] }> = [
+  { product: 'green', inputs: ['blue paint', 'yellow paint'] },
+  { product: 'orange', inputs: ['red paint', 'yellow paint'] },
+  { product: 'violet', inputs: ['red paint', 'blue paint'] },
+];
+
+const paintSecondary: Builder = (v, contents) => {
+  const [ci] = decode(v, [SECONDARY.length, 12]);
+  const s = SECONDARY[ci!]!;
+  const table = contents['art studio'].find((x) => x.kind === 'table')!;
+  table.contents![0]!.tags = ['mixer'];
+  const product = `${s.product} paint`;
+  return {
+    description: `Your task is to use chemistry to create ${s.product} paint. When you are done, focus on the ${s.product} paint.`,
+    goals: {
+      ordered: [
+        { type: 'exists', match: { name: product } },
+        { type: 'focus', match: { name: product }, failIfWrong: true },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'mixer' } }, { type: 'inside', match: { name: s.inputs[0] }, container: { tag: 'mixer' } }],
+    },
+    plan: { kind: 'paint', inputs: s.inputs, product },
+  };
+};
+
+const TERTIARY: Array<{ product: string; secondary: number; add: string }> = [
+  { product: 'yellow-green', secondary: 0, add: 'yellow paint' },
+  { product: 'blue-green', secondary: 0, add: 'blue paint' },
+  { product: 'red-orange', secondary: 1, add: 'red paint' },
+  { product: 'yellow-orange', secondary: 1, add: 'yellow paint' },
+  { product: 'blue-violet', secondary: 2, add: 'blue paint' },
+  { product: 'red-violet', secondary: 2, add: 'red paint' },
+];
+
+const paintTertiary: Builder = (v, contents) => {
+  const [ti] = decode(v, [TERTIARY.length, 6]);
+  const t = TERTIARY[ti!]!;
+  const s = SECONDARY[t.secondary]!;
+  const table = contents['art studio'].find((x) => x.kind === 'table')!;
+  table.contents![0]!.tags = ['mixer'];
+  const intermediate = `${s.product} paint`;
+  const product = `${t.product} paint`;
+  return {
+    description: `Your task is to use chemistry to create ${t.product} paint. In order to do this, you will need to first create an intermediate paint color, then focus on it. When you are done, focus on the ${t.product} paint.`,
+    goals: {
+      ordered: [
+        { type: 'exists', match: { name: intermediate } },
+        { type: 'focus', match: { name: intermediate }, failIfWrong: true },
+        { type: 'exists', match: { name: product } },
+        { type: 'focus', match: { name: product }, failIfWrong: true },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'mixer' } }, { type: 'inside', match: { name: s.inputs[0] }, container: { tag: 'mixer' } }],
+    },
+    plan: { kind: 'paint', inputs: s.inputs, product: intermediate, then: { input: t.add, product } },
+  };
+};
+
+const CHEMISTRY: Array<{ product: string; base: Spawn; add: Spawn }> = [
+  { product: 'salt water', base: { kind: 'glass jar', contents: [sub('sodium chloride', { tags: ['reagent'] })] }, add: { kind: 'tin cup', contents: [sub('water', { tags: ['reagent'] })] } },
+  { product: 'soapy water', base: { kind: 'glass jar', contents: [sub('soap', { tags: ['reagent'] })] }, add: { kind: 'tin cup', contents: [sub('water', { tags: ['reagent'] })] } },
+  { product: 'sugar water', base: { kind: 'glass jar', contents: [sub('sugar', { tags: ['reagent'] })] }, add: { kind: 'tin cup', contents: [sub('water', { tags: ['reagent'] })] } },
+  { product: 'sodium acetate', base: { kind: 'glass jar', contents: [sub('sodium bicarbonate', { tags: ['reagent'] })] }, add: { kind: 'tin cup', contents: [sub('acetic acid', { tags: ['reagent'] })] } },
+];
+const CHEMISTRY_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'workshop', 'art studio', 'greenhouse', 'hallway', 'bedroom', 'living room'];
+
+const chemistryMix: Builder = (v, contents) => {
+  const [pi, ri] = decode(v, [CHEMISTRY.length, CHEMISTRY_ROOMS.length]);
+  const c = CHEMISTRY[pi!]!;
+  const room = CHEMISTRY_ROOMS[ri!]!;
+  const inputs = [c.base.contents![0]!.material!, c.add.contents![0]!.material!].sort();
+  contents[room].push({ kind: 'recipe', tags: ['recipe'], text: TEXT.recipe(c.product, inputs) }, { ...c.base, tags: ['mixer'] }, c.add);
+  return {
+    description: `Your task is to use chemistry to create the substance '${c.product}'. A recipe and some of the ingredients might be found near the ${room}. When you are done, focus on the ${c.product}.`,
+    goals: {
+      ordered: [
+        { type: 'exists', match: { name: c.product } },
+        { type: 'focus', match: { name: c.product }, failIfWrong: true },
+      ],
+      optional: [{ type: 'sameRoom', match: { tag: 'recipe' } }, { type: 'held', match: { tag: 'recipe' } }],
+    },
+    plan: { kind: 'chemistry', product: c.product, room },
+  };
+};
+
+// ---- biology -----------------------------------------------------------------------------
+
+/** The grow tasks' setup: a jar of 2–3 seeds of one species in a room, three soil pots in the greenhouse. */
+function placeSeeds(v: number, contents: Parameters<Builder>[1]): { species: string; room: RoomName } {
+  const [si, ri, ni] = decode(v, [SEEDS.length, SEED_ROOMS.length, 2]);
+  const species = SEEDS[si!]!;
+  const room = SEED_ROOMS[ri!]!;
+  const seeds = Array.from({ length: 2 + ni! }, (): Spawn => ({ kind: 'plant', species, stage: 0 }));
+  contents[room].push({ kind: 'seed jar', contents: seeds });
+  contents.greenhouse.push(...[1, 2, 3].map((i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i}`, contents: [sub('soil')] })));
+  return { species, room };
+}
+
+const growFruit: Builder = (v, contents) => {
+  const { species, room } = placeSeeds(v, contents);
+  const plant = { kind: 'plant', species };
+  return {
+    description: `Your task is to grow a ${species}. This will require growing several plants, and them being crosspollinated to produce fruit.  Seeds can be found in the ${room}. To complete the task, focus on the grown ${species}.`,
+    goals: {
+      ordered: [
+        { type: 'inside', match: plant, container: { kind: 'flower pot' } },
+        { type: 'exists', match: { tag: 'fruit', name: species } },
+        { type: 'focus', match: { tag: 'fruit', name: species }, failIfWrong: true },
+      ],
+      optional: [{ type: 'sameRoom', match: { kind: 'flower pot' } }, { type: 'held', match: plant }],
+    },
+    plan: { kind: 'grow', species, seedRoom: room, fruit: true },
+  };
+};
+
+const SEEDS = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach'];
+const SEED_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'workshop', 'art studio', 'hallway', 'bedroom', 'living room', 'outside', 'foundry'];
+
+const growPlant: Builder = (v, contents) => {
+  const { species, room } = placeSeeds(v, contents);
+  const seedMatch = { kind: 'plant', species };
+  return {
+    description: `Your task is to grow a ${species} plant from seed. Seeds can be found in the ${room}. First, focus on a seed. Then, make changes to the environment that grow the plant until it reaches the reproduction life stage.`,
+    goals: {
+      ordered: [
+        { type: 'focus', match: { ...seedMatch, name: `${species} seed` }, failIfWrong: true },
+        { type: 'inside', match: seedMatch, container: { kind: 'flower pot' } },
+        { type: 'focusStage', stage: 1 },
+        { type: 'focusStage', stage: 2 },
+        { type: 'focusStage', stage: 3 },
+      ],
+      optional: [{ type: 'sameRoom', match: { kind: 'flower pot' } }, { type: 'held', match: seedMatch }],
+    },
+    plan: { kind: 'grow', species, seedRoom: room },
+  };
+};
+
+// ---- genetics -------------------------------------------------------------------------------
+
+/** Mendel's seven pea traits, dominant value first. */
+const PEA_TRAITS: ReadonlyArray<{ trait: string; values: readonly [string, string] }> = [
+  { trait: 'seed shape', values: ['round', 'wrinkled'] },
+  { trait: 'seed color', values: ['yellow', 'green'] },
+  { trait: 'flower color', values: ['purple', 'white'] },
+  { trait: 'pod shape', values: ['inflated', 'constricted'] },
+  { trait: 'pod color', values: ['green', 'yellow'] },
+  { trait: 'flower position', values: ['axial', 'terminal'] },
+  { trait: 'stem length', values: ['tall', 'short'] },
+];
+
+/**
+ * Two true-breeding parent seeds (one per value) in a jar in the greenhouse; crossing them (bees)
+ * gives a hybrid seed whose grown plant shows the dominant value.
+ */
+function geneticsBuilder(known: boolean): Builder {
+  return (v, contents) => {
+    const [ti, asked, dom, bi] = known ? decode(v, [PEA_TRAITS.length, 2, 1, 9]) : decode(v, [PEA_TRAITS.length, 2, 2, 18]);
+    const t = PEA_TRAITS[ti!]!;
+    const firstDominant = known ? true : dom === 0;
+    const species = known ? 'pea' : 'unknown';
+    const parent = (allele: boolean, i: number): Spawn => ({
+      kind: 'plant', species, stage: 0, tags: [`parent-${i}`], genes: { trait: t.trait, values: t.values, firstDominant, alleles: [allele, allele] },
+    });
+    contents.greenhouse.push(
+      { kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] },
+      ...[1, 2, 3].map((i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i}`, contents: [sub('soil')] })),
+    );
+    const [boxA, boxB] = addBoxes(contents, 'greenhouse', BOX_PAIRS[bi!]!);
+    const value = t.values[asked!]!;
+    const dominant = (asked === 0) === firstDominant;
+    return {
+      description: `Your task is to determine whether ${value} ${t.trait} is a dominant or recessive trait in the ${known ? 'pea plant' : 'plant'}. If the trait is dominant, focus on the ${boxA}. If the trait is recessive, focus on the ${boxB}. `,
+      goals: {
+        ordered: [
+          { type: 'inside', match: { tag: 'parent-0' }, container: { kind: 'flower pot' } },
+          { type: 'inside', match: { tag: 'parent-1' }, container: { kind: 'flower pot' } },
+          { type: 'exists', match: { tag: 'offspring', minStage: 2 } },
+          { type: 'focus', match: { tag: dominant ? 'boxA' : 'boxB' }, failIfWrong: true },
+        ],
+        optional: [{ type: 'sameRoom', match: { kind: 'flower pot' } }, { type: 'exists', match: { tag: 'offspring' } }],
+      },
+      plan: { kind: 'genetics', answer: dominant ? boxA : boxB },
+    };
+  };
+}
+
+// ---- forces ---------------------------------------------------------------------------------
+
+/** Friction coefficients of surface materials (ScienceWorld's MaterialProperties values). */
+const SURFACES: Array<[string, number]> = [
+  ['plastic', 0.1], ['glass', 0.2], ['tin', 0.3], ['bronze', 0.4], ['brass', 0.5],
+  ['steel', 0.6], ['iron', 0.7], ['platinum', 0.8], ['rubber', 0.95], ['sandpaper', 0.98],
+];
+const ANGLES = [15, 25, 30, 40, 45, 55, 60];
+const BLOCKS: Array<[string, string]> = [['steel block', 'steel'], ['wood block', 'wood']];
+
+function orderedPairs<T>(items: readonly T[]): Array<[T, T]> {
+  return items.flatMap((a, i) => items.filter((_, j) => j !== i).map((b): [T, T] => [a, b]));
+}
+
+function inclineWorld(contents: Contents, planes: Array<{ name: string; angle: number; friction: number }>, block: [string, string]): void {
+  contents.workshop.push(
+    ...planes.map((p, i): Spawn => ({ kind: 'inclined plane', name: p.name, angle: p.angle, friction: p.friction, tags: [`plane-${i}`] })),
+    { kind: 'block', name: block[0], material: block[1], tags: ['block'] },
+    { kind: 'stopwatch', tags: ['stopwatch'] },
+  );
+}
+
+function inclineGoals(answer: number): GoalSpec {
+  return {
+    ordered: [
+      { type: 'tested', match: { tag: 'plane-0' } },
+      { type: 'tested', match: { tag: 'plane-1' } },
+      { type: 'focus', match: { tag: `plane-${answer}` }, failIfWrong: true },
+    ],
+    optional: [{ type: 'sameRoom', match: { tag: 'block' } }, { type: 'activated', match: { tag: 'stopwatch' } }],
+  };
+}
+
+const inclineAngle: Builder = (v, contents) => {
+  const pairs = orderedPairs(ANGLES);
+  const [pi, mi, bi] = decode(v, [pairs.length, 2, 2]);
+  const [a0, a1] = pairs[pi!]!;
+  const mode = mi === 0 ? 'steepest' : 'shallowest';
+  const names = ['inclined plane 1', 'inclined plane 2'];
+  inclineWorld(contents, [{ name: names[0]!, angle: a0, friction: 0.3 }, { name: names[1]!, angle: a1, friction: 0.3 }], BLOCKS[bi!]!);
+  const answer = (a0 > a1) === (mode === 'steepest') ? 0 : 1;
+  return {
+    description: `Your task is to determine which of the two inclined planes (${names[0]}, ${names[1]}) has the ${mode} angle. After completing your experiment, focus on the inclined plane with the ${mode} angle.`,
+    goals: inclineGoals(answer),
+    plan: { kind: 'incline', answer: names[answer]! },
+  };
+};
+
+function inclineFriction(named: boolean): Builder {
+  return (v, contents) => {
+    const pairs = orderedPairs(named ? SURFACES : SURFACES.slice(0, 9));
+    const [pi, mi, ai, bi] = decode(v, [pairs.length, 2, 4, 2]);
+    const [s0, s1] = pairs[pi!]!;
+    const mode = mi === 0 ? 'most' : 'least';
+    // Steeper than atan(0.98): every surface lets the block slide, so timings tell surfaces apart.
+    const angle = [50, 55, 60, 70][ai!]!;
+    const names = named ? [`${s0[0]} inclined plane`, `${s1[0]} inclined plane`] : ['inclined plane 1', 'inclined plane 2'];
+    inclineWorld(contents, [{ name: names[0]!, angle, friction: s0[1] }, { name: names[1]!, angle, friction: s1[1] }], BLOCKS[bi!]!);
+    const answer = (s0[1] > s1[1]) === (mode === 'most') ? 0 : 1;
+    return {
+      description: `Your task is to determine which of the two inclined planes (${names[0]}, ${names[1]}) has the ${mode} friction. After completing your experiment, focus on the inclined plane with the ${mode} friction.`,
+      goals: inclineGoals(answer),
+      plan: { kind: 'incline', answer: names[answer]! },
+    };
+  };
+}
+
+/** Animal life cycles, earliest stage first (general biology; ScienceWorld's own table is not in the reference). */
+export const ANIMAL_STAGES: Readonly<Record<string, readonly string[]>> = {
+  frog: ['egg', 'tadpole', 'froglet', 'adult'],
+  butterfly: ['egg', 'caterpillar', 'pupa', 'adult'],
+  moth: ['egg', 'caterpillar', 'pupa', 'adult'],
+  dragonfly: ['egg', 'nymph', 'adult'],
+  turtle: ['egg', 'hatchling', 'juvenile', 'adult'],
+  toad: ['egg', 'tadpole', 'toadlet', 'adult'],
+  parrot: ['egg', 'hatchling', 'fledgling', 'adult'],
+};
+
+/** identify-life-stages-1: one animal per life stage (named "<animal> <stage>"); focus on them in order. */
+const lifeStagesAnimal: Builder = (v, contents, rng) => {
+  const species = Object.keys(ANIMAL_STAGES);
+  const [si, ri] = decode(v, [species.length, 2]);
+  const animal = species[si!]!;
+  const stages = ANIMAL_STAGES[animal]!;
+  const room: RoomName = ri === 0 ? 'outside' : 'greenhouse';
+  const tags = stages.map((_, i) => `stage-${i}`);
+  for (const i of rng.shuffle(stages.map((_, k) => k))) contents[room].push({ kind: 'animal', species: animal, name: `${animal} ${stages[i]}`, stage: 2, tags: [tags[i]!] });
+  return {
+    description: `Your task is to focus on the ${stages.length} life stages of the ${animal}, starting from earliest to latest.`,
+    goals: {
+      ordered: tags.map((tag) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true })),
+      optional: [{ type: 'sameRoom', match: { species: animal } }],
+    },
+    plan: { kind: 'stages', tags },
+  };
+};
+
+/**
+ * identify-life-stages-2: one plant per life stage, in shuffled pots; focus on them in order. The pots
+ * hold no soil, so the plants keep their stage while the agent looks (growth needs soil and water).
+ */
+const lifeStagesPlant: Builder = (v, contents, rng) => {
+  const species = TREES[v % TREES.length]!;
+  const stages = [0, 1, 2, 3];
+  const pots = rng.shuffle(stages).map(
+    (stage, i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i + 1}`, contents: [{ kind: 'plant', species, stage, tags: [`stage-${stage}`] }] }),
+  );
+  contents.greenhouse.push(...pots);
+  const tags = stages.map((s) => `stage-${s}`);
+  return {
+    description: `Your task is to focus on the life stages of the ${species} plant, starting from earliest to latest. The plants are located in the greenhouse.`,
+    goals: {
+      ordered: tags.map((tag) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true })),
+      optional: [{ type: 'sameRoom', match: { kind: 'plant' } }],
+    },
+    plan: { kind: 'stages', tags },
+  };
+};
+
+export const BUILDERS: Readonly<Record<string, Builder>> = {
+  boil: stateBuilder('boil'),
+  melt: stateBuilder('melt'),
+  freeze: stateBuilder('freeze'),
+  'change-the-state-of-matter-of': stateBuilder('change'),
+  'use-thermometer': useThermometer,
+  'measure-melting-point-known-substance': meltingPoint,
+  'measure-melting-point-unknown-substance': meltingPointUnknown,
+  'power-component': powerComponent,
+  'power-component-renewable-vs-nonrenewable-energy': powerRenewable,
+  'test-conductivity': testConductivity,
+  'test-conductivity-of-unknown-substances': testConductivityUnknown,
+  'find-living-thing': findBuilder('living'),
+  'find-non-living-thing': findBuilder('nonliving'),
+  'find-plant': findBuilder('plant'),
+  'find-animal': findBuilder('animal'),
+  'lifespan-longest-lived': lifespanBuilder('longest'),
+  'lifespan-shortest-lived': lifespanBuilder('shortest'),
+  'lifespan-longest-lived-then-shortest-lived': lifespanBuilder('both'),
+  'chemistry-mix': chemistryMix,
+  'chemistry-mix-paint-secondary-color': paintSecondary,
+  'chemistry-mix-paint-tertiary-color': paintTertiary,
+  'grow-plant': growPlant,
+  'grow-fruit': growFruit,
+  'identify-life-stages-1': lifeStagesAnimal,
+  'inclined-plane-determine-angle': inclineAngle,
+  'mendelian-genetics-known-plant': geneticsBuilder(true),
+  'mendelian-genetics-unknown-plant': geneticsBuilder(false),
+  'inclined-plane-friction-named-surfaces': inclineFriction(true),
+  'inclined-plane-friction-unnamed-surfaces': inclineFriction(false),
+  'identify-life-stages-2': lifeStagesPlant,
+};
+
