@@ -1,7 +1,7 @@
 // Whole-array conversions between float32 and the two 16-bit float formats checkpoints store.
 // Scalar half-precision rounding lives in graph/dtype.ts; this file adds bfloat16 and the
 // array forms, written over Uint32 views so a multi-million-element tensor converts in one pass.
-import { float16BitsToNumber, float32ToFloat16Bits } from '../graph/dtype.js';
+import { float16BitsToNumber, float32BitsToFloat16Bits } from '../graph/dtype.js';
 
 /** float32 → bfloat16 bits, round to nearest even; NaN stays NaN (sign kept, quiet bit set). */
 export function float32ToBfloat16Bits(value: number): number {
@@ -42,7 +42,8 @@ export function decodeBfloat16(src: Uint16Array, out = new Float32Array(src.leng
 
 /** Encodes float32 values as IEEE half bits (round to nearest even, overflow → ±Inf). */
 export function encodeFloat16(src: Float32Array, out = new Uint16Array(src.length)): Uint16Array {
-  for (let i = 0; i < src.length; i++) out[i] = float32ToFloat16Bits(src[i]!);
+  const bits = new Uint32Array(src.buffer, src.byteOffset, src.length);
+  for (let i = 0; i < bits.length; i++) out[i] = float32BitsToFloat16Bits(bits[i]!);
   return out;
 }
 

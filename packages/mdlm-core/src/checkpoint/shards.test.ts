@@ -68,6 +68,7 @@ describe('sharded safetensors', () => {
       [
         '{',
         '  "metadata": {',
+        '    "total_parameters": 88,',
         '    "total_size": 176',
         '  },',
         '  "weight_map": {',

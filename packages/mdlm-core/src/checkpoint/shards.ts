@@ -36,7 +36,7 @@ export function shardFileName(index: number, count: number, prefix = 'model'): s
 }
 
 export interface SafetensorsIndex {
-  /** The index's "metadata" object (total_size: bytes of tensor data over all shards). */
+  /** The index's "metadata" object (total_size: bytes of tensor data over all shards; total_parameters: elements). */
   readonly metadata: Readonly<Record<string, unknown>>;
   /** Tensor name → shard file name (relative to the index's directory). */
   readonly weightMap: ReadonlyMap<string, string>;
@@ -99,6 +99,7 @@ export async function writeShardedSafetensors(dir: string, tensors: readonly Ten
   const size = (t: TensorToWrite) => storedBytes(t, floatDtype);
   const shards = planShards(tensors, size, maxBytes);
   const totalSize = tensors.reduce((a, t) => a + size(t), 0);
+  const totalParameters = tensors.reduce((a, t) => a + t.shape.reduce((x, y) => x * y, 1), 0);
   const writeOptions: WriteSafetensorsOptions = { dtype: floatDtype, ...(options.metadata ? { metadata: options.metadata } : {}) };
 
   if (shards.length <= 1) {
@@ -113,7 +114,8 @@ export async function writeShardedSafetensors(dir: string, tensors: readonly Ten
     await writeSafetensors(join(dir, files[i]!), shard, writeOptions);
     for (const t of shard) weightMap.set(t.name, files[i]!);
   }
-  const index: SafetensorsIndex = { metadata: { total_size: totalSize }, weightMap };
+  // Recent transformers also record total_parameters; older readers ignore it.
+  const index: SafetensorsIndex = { metadata: { total_parameters: totalParameters, total_size: totalSize }, weightMap };
   const indexName = indexFileName(prefix);
   writeFileAtomic(join(dir, indexName), encodeIndex(index));
   await removeStaleWeightFiles(dir, prefix, new Set([...files, indexName]));

@@ -51,10 +51,17 @@ export function typedFrom(dtype: DType, values: ArrayLike<number>): TypedData {
   }
 }
 
+const SCALAR_F32 = new Float32Array(1);
+const SCALAR_U32 = new Uint32Array(SCALAR_F32.buffer);
+
 /** Round-to-nearest-even conversion of a number to IEEE half-precision bits. */
 export function float32ToFloat16Bits(value: number): number {
-  const f32 = new Float32Array([value]);
-  const x = new Uint32Array(f32.buffer)[0]!;
+  SCALAR_F32[0] = value; // one shared scratch, not two arrays per call: checkpoints convert millions
+  return float32BitsToFloat16Bits(SCALAR_U32[0]!);
+}
+
+/** The same conversion from float32 bits (a Uint32Array view of a Float32Array converts with no copies). */
+export function float32BitsToFloat16Bits(x: number): number {
   const sign = (x >>> 16) & 0x8000;
   let exp = ((x >>> 23) & 0xff) - 127 + 15;
   let mant = x & 0x7fffff;
