@@ -7,7 +7,7 @@ import { Graph, type Tensor, emitOnnx, grad, reduceSum, sumDims, typedFrom } fro
 import { randn, rng } from '../graph/test-utils.js';
 import { createSession, hostTensor, type HostTensor } from '../runtime/index.js';
 import { additiveMask, causalMask } from './masks.js';
-import { ropeTablesRange } from './rope.js';
+import { ropeTablesAt, ropeTablesRange } from './rope.js';
 import { type TransformerConfig, decoderForward, transformerParams } from './transformer.js';
 import { silu } from './functional.js';
 
@@ -31,18 +31,21 @@ function randomParams(c: TransformerConfig, seed: number): Record<string, Float6
 const ids = BigInt64Array.from({ length: B * TOTAL }, (_, i) => BigInt((i * 5 + 3) % cfg.vocabSize));
 const slice = (start: number, len: number) => BigInt64Array.from({ length: B * len }, (_, i) => ids[Math.floor(i / len) * TOTAL + start + (i % len)]!);
 
-/** A float64 graph over `t` new tokens after `past` cached ones (a number, or a name for a dynamic length). */
-function buildGraph(t: number, past: number | string | null): Graph {
+/**
+ * A float64 graph over `t` new tokens after `past` cached ones; `t`, `past` and the batch may be
+ * names (dims fixed only at run time), as in the sampler's graphs.
+ */
+function buildGraph(t: number | string, past: number | string | null, batch: number | string = B): Graph {
   const g = new Graph();
   const p = Object.fromEntries(transformerParams(cfg).map((s) => [s.name, g.input(s.name, 'float64', s.shape)]));
-  const inputIds = g.input('input_ids', 'int64', [B, t]);
+  const inputIds = g.input('input_ids', 'int64', [batch, t]);
   const kvLen = past === null ? t : sumDims([past, t]);
   const mask = g.input('mask', 'float64', [1, 1, t, kvLen]);
   const cos = g.input('cos', 'float64', [t, HD]);
   const sin = g.input('sin', 'float64', [t, HD]);
   const pastKv = past === null ? undefined : Array.from({ length: cfg.nLayers }, (_, i) => ({
-    key: g.input(`past.${i}.key`, 'float64', [B, cfg.nKvHeads, past, HD]),
-    value: g.input(`past.${i}.value`, 'float64', [B, cfg.nKvHeads, past, HD]),
+    key: g.input(`past.${i}.key`, 'float64', [batch, cfg.nKvHeads, past, HD]),
+    value: g.input(`past.${i}.value`, 'float64', [batch, cfg.nKvHeads, past, HD]),
   }));
   const out = decoderForward(cfg, p, { inputIds, mask, cos, sin, ...(pastKv ? { past: pastKv } : {}) });
   g.output('logits', out.logits);
@@ -66,7 +69,7 @@ function stepMask(start: number, t: number): Float64Array {
 }
 
 describe('decoder with a KV cache', () => {
-  it('cached decoding (prefill 3, then 1, 1, 2 tokens through a dynamic-past graph) equals one uncached pass', async () => {
+  it('cached decoding (prefill 3, then 1, 1, 2 tokens through one graph with dynamic batch, new and past dims) equals one uncached pass', async () => {
     const params = randomParams(cfg, 11);
     const pfeeds = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, f64(v, transformerParams(cfg).find((s) => s.name === k)!.shape as number[])]));
     const tables = (start: number, t: number) => {
@@ -92,20 +95,49 @@ describe('decoder with a KV cache', () => {
 
     let cache = pre;
     let pos = 3;
+    const step = emitOnnx(buildGraph('new', 'past', 'batch')).bytes; // one graph for every step
     for (const t of [1, 1, 2]) {
-      const g = buildGraph(t, 'past'); // the same graph bytes serve every past length
       const feeds: Record<string, HostTensor> = { ...pfeeds, input_ids: hostTensor('int64', slice(pos, t), [B, t]), mask: f64(stepMask(pos, t), [1, 1, t, pos + t]), ...tables(pos, t) };
       for (let i = 0; i < cfg.nLayers; i++) {
         feeds[`past.${i}.key`] = cache[`present.${i}.key`]!;
         feeds[`past.${i}.value`] = cache[`present.${i}.value`]!;
       }
-      const out = await run(g, feeds);
+      const out = (await (await createSession(step, { provider: 'cpu' })).run(feeds)) as Record<string, HostTensor>;
       expectRows(out['logits']!.data as Float64Array, pos, t);
       expect(out['present.1.value']!.dims).toEqual([B, cfg.nKvHeads, pos + t, HD]);
       cache = out;
       pos += t;
     }
     expect(pos).toBe(TOTAL);
+  });
+
+  it('RoPE rows per sequence ([B, 1, T, hd]): a row at positions 0, 2, 5, 9 gives the logits of that sequence run alone', async () => {
+    const params = randomParams(cfg, 3);
+    const t = 4;
+    const shapes = Object.fromEntries(transformerParams(cfg).map((s) => [s.name, s.shape as number[]]));
+    const pfeeds = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, f64(v, shapes[k]!)]));
+    const build = (b: number, ropeShape: number[]) => {
+      const g = new Graph();
+      const p = Object.fromEntries(transformerParams(cfg).map((s) => [s.name, g.input(s.name, 'float64', s.shape)]));
+      const logits = decoderForward(cfg, p, { inputIds: g.input('input_ids', 'int64', [b, t]), mask: g.input('mask', 'float64', [t, t]), cos: g.input('cos', 'float64', ropeShape), sin: g.input('sin', 'float64', ropeShape) }).logits;
+      g.output('logits', logits);
+      return g;
+    };
+    const a = ropeTablesRange(cfg, 0, t);
+    const shifted = ropeTablesAt(cfg, [0, 2, 5, 9]); // gaps: relative offsets differ from 0..3
+    const both = (x: Float64Array, y: Float64Array) => Float64Array.from([...x, ...y]);
+    const mask = f64(causalMask(t), [t, t]);
+    const batched = await run(build(2, [2, 1, t, HD]), { ...pfeeds, input_ids: hostTensor('int64', slice(0, t), [2, t]), mask, cos: f64(both(a.cos, shifted.cos), [2, 1, t, HD]), sin: f64(both(a.sin, shifted.sin), [2, 1, t, HD]) });
+    const row1 = BigInt64Array.from(slice(0, t).subarray(t));
+    const alone = await run(build(1, [t, HD]), { ...pfeeds, input_ids: hostTensor('int64', row1, [1, t]), mask, cos: f64(shifted.cos, [t, HD]), sin: f64(shifted.sin, [t, HD]) });
+    const got = (batched['logits']!.data as Float64Array).subarray(t * cfg.vocabSize);
+    const want = alone['logits']!.data as Float64Array;
+    let worst = 0;
+    want.forEach((v, i) => (worst = Math.max(worst, Math.abs(v - got[i]!))));
+    expect(worst).toBeLessThan(1e-12);
+    // and it differs from positions 0..3, so the per-row tables really are used
+    const unshifted = await run(build(1, [t, HD]), { ...pfeeds, input_ids: hostTensor('int64', row1, [1, t]), mask, cos: f64(a.cos, [t, HD]), sin: f64(a.sin, [t, HD]) });
+    expect(Math.max(...Array.from(unshifted['logits']!.data as Float64Array, (v, i) => Math.abs(v - want[i]!)))).toBeGreaterThan(1e-3);
   });
 
   it('tied embeddings: one parameter, no lm_head, and its gradient is the sum of the embedding and LM-head uses', async () => {
