@@ -12,7 +12,7 @@ export { type SequenceRow, type GrpoRow, packSequences, packGrpo, sftBatchSpec, 
 export {
   rollout, demonstration, scorerPolicy, type TurnCodec, type RolloutLimits, type Episode, type NextTokenPolicy, type RolloutJob,
 } from './rollout.js';
-export { GrpoTrainer, type GrpoConfig, type UpdateMetrics, type GrpoStepMetrics } from './trainer.js';
+export { GrpoTrainer, type GrpoTrainerState, type GrpoConfig, type UpdateMetrics, type GrpoStepMetrics } from './trainer.js';
 export { SftTrainer, type SftConfig } from './sft.js';
 export {
   LineWalkEnv, SimulatedLineWalk, LineWalkOracle, LineWalkCodec, LINE_WALK_VOCAB, LINE_CELLS, lineWalkLayout, lineWalkTasks, lineWalkExpert, parseLineObservation,

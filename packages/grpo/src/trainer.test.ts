@@ -56,6 +56,28 @@ describe('GrpoTrainer', () => {
     expect(m.policyTokens).toBeGreaterThan(0);
   });
 
+  it('resumes from a saved state to the same weights as an uninterrupted run', async () => {
+    const tasks = lineWalkTasks('t', 6, 3);
+    const cfg = { ...config, innerEpochs: 2 };
+    const run = async (t: GrpoTrainer, steps: number) => {
+      for (let s = 0; s < steps; s++) await t.step(t.jobsFor([tasks[t.state().step % 6]!, tasks[(t.state().step + 1) % 6]!], () => new LineWalkEnv(), new Rng(5)), codec);
+    };
+    const straight = await GrpoTrainer.create(cfg, init(4));
+    await run(straight, 3);
+    const first = await GrpoTrainer.create(cfg, init(4));
+    await run(first, 2);
+    const saved = first.state();
+    const resumed = await GrpoTrainer.create(cfg, init(99)); // different weights: all of it must come from the state
+    resumed.restore(saved);
+    await run(resumed, 1);
+    const w = init(4)['lm_head.weight']!;
+    expect(straight.params()['lm_head.weight']!.some((x, i) => Math.abs(x - w[i]!) > 1e-4)).toBe(true); // training moved the weights
+    expect(resumed.state().step).toBe(3);
+    expect(resumed.updater.nextStep).toBe(straight.updater.nextStep);
+    for (const [k, v] of Object.entries(straight.state().optimizer)) expect(Array.from(resumed.state().optimizer[k]!), k).toEqual(Array.from(v));
+    expect(() => resumed.restore({ ...saved, optimizer: {} })).toThrow(/saved state has no/);
+  });
+
   it('stops with a clear error when the weights are not finite', async () => {
     const bad = init(1);
     bad['lm_head.weight']![0] = Number.NaN;

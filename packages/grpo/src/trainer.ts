@@ -94,6 +94,15 @@ const tokenWeighted = (rs: UpdateResult[], key: string): number => {
   return den === 0 ? 0 : num / den;
 };
 
+export interface GrpoTrainerState {
+  /** GRPO steps done. */
+  step: number;
+  nextOptimizerStep: number;
+  /** Parameters and AdamW moments by graph name (`adam_m.<p>`, `adam_v.<p>`). */
+  optimizer: Record<string, FloatArray>;
+  reference?: Record<string, FloatArray>;
+}
+
 export class GrpoTrainer {
   private stepNo = 0;
 
@@ -129,6 +138,25 @@ export class GrpoTrainer {
 
   params(): Record<string, FloatArray> {
     return this.updater.params();
+  }
+
+  /** Everything a checkpoint needs to resume exactly: weights, moments, step counters, reference. */
+  state(): GrpoTrainerState {
+    return {
+      step: this.stepNo,
+      nextOptimizerStep: this.updater.nextStep,
+      optimizer: Object.fromEntries(Object.entries(this.updater.optimizerState()).map(([k, v]) => [k, v.slice()])),
+      ...(this.reference ? { reference: Object.fromEntries(Object.entries(this.reference).map(([k, v]) => [k, v.slice()])) } : {}),
+    };
+  }
+
+  /** Continues from a saved state (same config). */
+  restore(s: GrpoTrainerState): void {
+    if (!Number.isInteger(s.step) || s.step < 0) throw new GrpoError('bad_config', `GRPO restore: step must be an integer ≥ 0, got ${s.step}`);
+    if (this.reference && !s.reference) throw new GrpoError('bad_config', 'GRPO restore: β > 0 but the saved state has no reference weights');
+    this.updater.restore(s.optimizer, s.nextOptimizerStep);
+    if (this.reference && s.reference) for (const [k, v] of Object.entries(s.reference)) (this.reference as Record<string, FloatArray>)[k] = v.slice();
+    this.stepNo = s.step;
   }
 
   /** G jobs per task, each with its own env (from `makeEnv`) and random stream. */

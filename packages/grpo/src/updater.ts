@@ -90,6 +90,24 @@ export class GraphUpdater {
     return { ...this.state };
   }
 
+  /**
+   * Replaces parameters and AdamW moments with a saved `optimizerState()` and sets the next step
+   * number, for resuming; every name must be present with the right size.
+   */
+  restore(state: Readonly<Record<string, ArrayLike<number>>>, nextStep: number): void {
+    if (!Number.isInteger(nextStep) || nextStep < 1) throw new GrpoError('bad_config', `${this.label} updater: restore needs a step number ≥ 1, got ${nextStep}`);
+    const Arr = this.dtype === 'float64' ? Float64Array : Float32Array;
+    const next: Record<string, FloatArray> = {};
+    for (const [name, cur] of Object.entries(this.state)) {
+      const v = state[name];
+      if (!v) throw new GrpoError('bad_config', `${this.label} updater: the saved state has no "${name}"`);
+      if (v.length !== cur.length) throw new GrpoError('bad_config', `${this.label} updater: saved "${name}" has ${v.length} values, expected ${cur.length}`);
+      next[name] = Arr.from(v);
+    }
+    Object.assign(this.state, next);
+    this.stepNo = nextStep;
+  }
+
   private tensor(name: string, shape: readonly number[]): HostTensor {
     return hostTensor(this.dtype, this.state[name]! as Float32Array, shape, name);
   }
