@@ -7,7 +7,8 @@ For each saved checkpoint, reloaded in float32 with eager attention: logits, mas
 loss and every parameter gradient for one fixed batch. RoPE: inverse frequencies, attention
 scaling and cos/sin at positions past 4,096 for default, linear, dynamic, llama3 and yarn configs,
 plus logits of a tiny llama3- and yarn-scaled model at positions 5000..5007. Finally a checkpoint
-written by DiffWorld (test-data/golden/hf/diffworld_written) is loaded and its logits recorded.
+written by DiffWorld (test-data/golden/hf/diffworld_written, made by
+packages/mdlm-core/src/nn/golden-checkpoint.ts) is loaded and its logits recorded.
 
 Layout of OUT: index.json (everything small, and where each tensor is), tensors.bin (float32
 little-endian, concatenated), and one directory per saved checkpoint.

@@ -6,7 +6,8 @@
 // positions past 4,096; llama3- and
 // yarn-scaled models match at positions 5000..5007; a checkpoint written by DiffWorld gives the
 // logits transformers computes from it.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint as loadCheckpointDir } from '../checkpoint/directory.js';
@@ -15,6 +16,7 @@ import { compile } from '../graph/test-utils.js';
 import { type LossFn, type StepGraphSpec, buildGradStep, stepNames } from '../train/step.js';
 import { type ModelConfig, parseHfConfig } from './config.js';
 import { crossEntropy } from './functional.js';
+import { writeGoldenCheckpoint } from './golden-checkpoint.js';
 import { causalMask } from './masks.js';
 import { ropeFrequencies, ropeTablesAt, ropeTablesRange } from './rope.js';
 import { decoderForward, headDimOf, transformerParams } from './transformer.js';
@@ -192,6 +194,17 @@ describe('transformers golden: RoPE', () => {
 });
 
 describe('transformers golden: a checkpoint written by DiffWorld', () => {
+  it('the committed directory is what src/nn/golden-checkpoint.ts writes (saveCheckpoint + toHfConfig)', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'dw-golden-'));
+    try {
+      const saved = await writeGoldenCheckpoint(join(tmp, 'ckpt'));
+      expect([...saved.files].sort()).toEqual(['config.json', 'model.safetensors']);
+      for (const f of saved.files) expect(readFileSync(join(tmp, 'ckpt', f)).equals(readFileSync(join(GOLDEN, 'diffworld_written', f))), f).toBe(true);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
   it('loads in transformers as the same model (Qwen3, tied) and gives our logits', async () => {
     const ref = index.diffworld_written;
     expect(ref.config_class).toBe('Qwen3Config');

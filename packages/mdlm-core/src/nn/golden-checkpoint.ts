@@ -2,11 +2,12 @@
 // with transformers and records its logits): a tiny Qwen3 (tied embeddings, attention biases,
 // q/k norm, GQA, head_dim ≠ hidden/heads) with seeded random weights, saved by saveCheckpoint with
 // config.json from toHfConfig (float32 weights) in test-data/golden/hf/diffworld_written.
-// Run: npx tsx --conditions=@diffworld/source tools/golden/diffworld_checkpoint.ts [OUT_DIR]
+// Run from the repo root: npx tsx --conditions=@diffworld/source packages/mdlm-core/src/nn/golden-checkpoint.ts [OUT_DIR]
+// (src/nn/hf-golden.test.ts checks that the committed directory is what this writes.)
 import { Rng } from '@diffworld/dataset';
-// Module paths rather than the package entry, so the script does not load the whole engine.
-import { saveCheckpoint } from '../../packages/mdlm-core/src/checkpoint/directory.js';
-import { type ModelConfig, toHfConfig, transformerParams } from '../../packages/mdlm-core/src/nn/index.js';
+import { type SavedCheckpoint, saveCheckpoint } from '../checkpoint/directory.js';
+import { type ModelConfig, toHfConfig } from './config.js';
+import { transformerParams } from './transformer.js';
 
 export const DIFFWORLD_GOLDEN_CONFIG: ModelConfig = {
   modelType: 'qwen3', vocabSize: 64, dModel: 32, nLayers: 2, nHeads: 4, nKvHeads: 2, headDim: 12, ffnDim: 40,
@@ -15,7 +16,8 @@ export const DIFFWORLD_GOLDEN_CONFIG: ModelConfig = {
   bosTokenId: 1, eosTokenId: 2, extra: {},
 };
 
-async function main(out: string): Promise<void> {
+/** Writes the golden DiffWorld checkpoint directory to `out` (deterministic: a fixed seed). */
+export async function writeGoldenCheckpoint(out: string): Promise<SavedCheckpoint> {
   const rng = new Rng(20261130);
   const weights = new Map(transformerParams(DIFFWORLD_GOLDEN_CONFIG).map((p) => {
     const n = p.shape.reduce((a, b) => a * b, 1);
@@ -25,7 +27,10 @@ async function main(out: string): Promise<void> {
     return [p.name, { shape: p.shape, data }] as const;
   }));
   const saved = await saveCheckpoint(out, { config: toHfConfig(DIFFWORLD_GOLDEN_CONFIG), weights });
-  console.log(`wrote ${weights.size} tensors to ${saved.dir}: ${saved.files.join(', ')}`);
+  return saved;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await main(process.argv[2] ?? 'test-data/golden/hf/diffworld_written');
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const saved = await writeGoldenCheckpoint(process.argv[2] ?? 'test-data/golden/hf/diffworld_written');
+  console.log(`wrote ${saved.dir}: ${saved.files.join(', ')}`);
+}
