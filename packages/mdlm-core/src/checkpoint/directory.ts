@@ -239,3 +239,8 @@ export function splitSnapshot(snapshot: Readonly<Record<string, HostTensor>>): {
   }
   return { weights, optimizer };
 }
+
+/** Loaded tensors as the plain name → Float32Array record StepRunner.create takes (init or moments). */
+export function weightArrays(tensors: ReadonlyMap<string, LoadedWeight>): Record<string, Float32Array> {
+  return Object.fromEntries([...tensors].map(([name, t]) => [name, t.data]));
+}

@@ -53,6 +53,7 @@ export {
   loadCheckpoint,
   saveCheckpoint,
   splitSnapshot,
+  weightArrays,
   type CheckpointContents,
   type LoadCheckpointOptions,
   type LoadedCheckpoint,
