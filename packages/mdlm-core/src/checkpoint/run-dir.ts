@@ -3,7 +3,7 @@
 // what a killed writer left behind.
 import { existsSync } from 'node:fs';
 import { readdir, rename, rm, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { CONFIG_FILE } from './directory.js';
 import { CheckpointError } from './errors.js';
 import { REPLACED_DIR_PREFIX, TEMP_DIR_PREFIX, parseTempName, processAlive, tempName } from './fs-utils.js';
@@ -40,7 +40,9 @@ export async function listCheckpoints(runDir: string): Promise<CheckpointEntry[]
     const m = CHECKPOINT_NAME.exec(name);
     if (!m) continue;
     const path = join(runDir, name);
-    if ((await stat(path)).isDirectory() && isComplete(path)) out.push({ step: Number(m[1]), path });
+    // A concurrent prune may remove an entry between readdir and stat: it is simply not listed.
+    const info = await stat(path).catch(() => undefined);
+    if (info?.isDirectory() && isComplete(path)) out.push({ step: Number(m[1]), path });
   }
   return out.sort((a, b) => a.step - b.step);
 }
@@ -62,7 +64,7 @@ export async function pruneCheckpoints(runDir: string, keepLast: number): Promis
   const all = await listCheckpoints(runDir);
   const doomed = all.slice(0, Math.max(0, all.length - keepLast));
   for (const { path } of doomed) {
-    const trash = join(runDir, tempName(TEMP_DIR_PREFIX, `deleted-${path.slice(runDir.length + 1)}`));
+    const trash = join(runDir, tempName(TEMP_DIR_PREFIX, `deleted-${basename(path)}`));
     await rename(path, trash);
     await rm(trash, { recursive: true, force: true });
   }
