@@ -5,7 +5,7 @@
 // past, new), so one compiled session serves every call.
 import { Graph, emitOnnx, sumDims } from '../graph/index.js';
 import { decoderForward, headDimOf, transformerParams, type TransformerConfig } from '../nn/transformer.js';
-import { ropeTablesAt } from '../nn/rope.js';
+import { ropeTablesAt, type RopeTables } from '../nn/rope.js';
 import { createSession, hostTensor, toDevice, type HostTensor, type ProviderName, type Session, type SessionValue } from '../runtime/index.js';
 import { SamplingError } from './errors.js';
 
@@ -21,29 +21,43 @@ export interface DecoderOptions {
   intraOpThreads?: number;
 }
 
-/** A row's cached keys/values, token-major per layer: [tokens, nKvHeads, headDim]. */
+/**
+ * A row's cached keys/values, head-major per layer: [nKvHeads, capacity, headDim], so that one
+ * head's span is contiguous both in the batch's past tensor and in the present output.
+ */
 export class RowCache {
   length = 0;
   private capacity = 0;
   readonly keys: FloatArray[];
   readonly values: FloatArray[];
-  constructor(private readonly layers: number, private readonly width: number, private readonly Arr: Float32ArrayConstructor | Float64ArrayConstructor) {
+  constructor(private readonly layers: number, readonly heads: number, readonly headDim: number, private readonly Arr: Float32ArrayConstructor | Float64ArrayConstructor) {
     this.keys = Array.from({ length: layers }, () => new Arr(0));
     this.values = Array.from({ length: layers }, () => new Arr(0));
   }
-  /** Appends `count` tokens whose per-layer rows are written by `fill(layer, keyDst, valueDst, offset)`. */
-  append(count: number, fill: (layer: number, k: FloatArray, v: FloatArray, offset: number) => void): void {
+
+  get stride(): number {
+    return this.capacity * this.headDim;
+  }
+
+  /** Appends `count` tokens copied from a present tensor [.., heads, S, hd] at row offset `rowBase` and token `from`. */
+  append(count: number, presentKeys: (layer: number) => FloatArray, presentValues: (layer: number) => FloatArray, rowBase: number, seq: number, from: number): void {
+    const hd = this.headDim;
     if (this.length + count > this.capacity) {
-      this.capacity = Math.max(2 * this.capacity, this.length + count, 16);
-      for (let l = 0; l < this.layers; l++) {
-        const k = new this.Arr(this.capacity * this.width), v = new this.Arr(this.capacity * this.width);
-        k.set(this.keys[l]!.subarray(0, this.length * this.width));
-        v.set(this.values[l]!.subarray(0, this.length * this.width));
-        this.keys[l] = k;
-        this.values[l] = v;
-      }
+      const cap = Math.max(2 * this.capacity, this.length + count, 16);
+      for (let l = 0; l < this.layers; l++)
+        for (const store of [this.keys, this.values]) {
+          const grown = new this.Arr(this.heads * cap * hd);
+          for (let h = 0; h < this.heads; h++) grown.set(store[l]!.subarray(h * this.stride, h * this.stride + this.length * hd), h * cap * hd);
+          store[l] = grown;
+        }
+      this.capacity = cap;
     }
-    for (let l = 0; l < this.layers; l++) fill(l, this.keys[l]!, this.values[l]!, this.length * this.width);
+    for (let l = 0; l < this.layers; l++)
+      for (const [store, src] of [[this.keys, presentKeys(l)], [this.values, presentValues(l)]] as const)
+        for (let h = 0; h < this.heads; h++) {
+          const at = rowBase + (h * seq + from) * hd;
+          store[l]!.set(src.subarray(at, at + count * hd), h * this.stride + this.length * hd);
+        }
     this.length += count;
   }
 }
@@ -79,6 +93,8 @@ export class OnnxDecoder {
   static async create(config: TransformerConfig, weights: Readonly<Record<string, Float32Array | Float64Array>>, opts: DecoderOptions = {}): Promise<OnnxDecoder> {
     const dtype = opts.dtype ?? 'float32';
     const Arr = dtype === 'float64' ? Float64Array : Float32Array;
+    // Dynamic RoPE rescales with the sequence length, so rows of one table would not be reusable.
+    if (config.ropeScaling?.type === 'dynamic') throw new SamplingError('bad_option', 'decoder: dynamic RoPE scaling is not supported by the cached decoder');
     const g = new Graph();
     const specs = transformerParams(config);
     const p = Object.fromEntries(specs.map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
@@ -113,12 +129,24 @@ export class OnnxDecoder {
     return new OnnxDecoder(config, session, params, dtype);
   }
 
+  private ropeCache: RopeTables = { cos: new Float64Array(0), sin: new Float64Array(0) };
+
+  /** RoPE rows for positions 0..n−1 covering `pos`, grown by doubling (plain RoPE does not depend on the length). */
+  private rope(pos: number): RopeTables {
+    if (!Number.isInteger(pos) || pos < 0) throw new SamplingError('bad_input', `decoder: position ${pos} is not a non-negative integer`);
+    if ((pos + 1) * this.hd > this.ropeCache.cos.length) {
+      const n = Math.max(2 * (this.ropeCache.cos.length / this.hd), pos + 1, 64);
+      this.ropeCache = ropeTablesAt(this.config, Array.from({ length: n }, (_, i) => i));
+    }
+    return this.ropeCache;
+  }
+
   get provider(): ProviderName {
     return this.session.provider;
   }
 
   newCache(): RowCache {
-    return new RowCache(this.config.nLayers, this.config.nKvHeads * this.hd, this.Arr);
+    return new RowCache(this.config.nLayers, this.config.nKvHeads, this.hd, this.Arr);
   }
 
   /** One batched pass; per row, the logits of `logitsOf` ([count × V]). */
@@ -135,9 +163,11 @@ export class OnnxDecoder {
     rows.forEach((r, b) => {
       if (r.positions.length !== r.tokens.length) throw new SamplingError('bad_input', 'decoder: one position per new token');
       r.tokens.forEach((t, i) => (ids[b * T + i] = BigInt(t)));
-      const tables = ropeTablesAt(c, [...r.positions, ...new Array<number>(T - r.tokens.length).fill(0)]);
-      cos.set(tables.cos, b * T * hd);
-      sin.set(tables.sin, b * T * hd);
+      r.positions.forEach((pos, i) => {
+        const t = this.rope(pos);
+        cos.set(t.cos.subarray(pos * hd, (pos + 1) * hd), (b * T + i) * hd);
+        sin.set(t.sin.subarray(pos * hd, (pos + 1) * hd), (b * T + i) * hd);
+      });
       for (let i = 0; i < T; i++) {
         const row = (b * T + i) * S;
         if (i >= r.tokens.length) {
@@ -159,20 +189,13 @@ export class OnnxDecoder {
     const out = await this.session.run(feeds);
     this.passes++;
     const logits = (out['logits'] as HostTensor).data as FloatArray;
-    // Append the kept new keys/values: present[b, h, P + i, :] → cache token-major [i, h, :].
+    // Append the kept new keys/values: present[b, h, P + i, :] for i < keep.
+    const pk = (l: number) => (out[`present.${l}.key`] as HostTensor).data as FloatArray;
+    const pv = (l: number) => (out[`present.${l}.value`] as HostTensor).data as FloatArray;
     rows.forEach((r, b) => {
       if (!r.keep) return;
       if (!r.cache) throw new SamplingError('bad_input', 'decoder: keep > 0 needs a cache');
-      r.cache.append(r.keep, (l, kDst, vDst, off) => {
-        const pk = (out[`present.${l}.key`] as HostTensor).data as FloatArray;
-        const pv = (out[`present.${l}.value`] as HostTensor).data as FloatArray;
-        for (let i = 0; i < r.keep; i++)
-          for (let h = 0; h < hkv; h++) {
-            const src = ((b * hkv + h) * S + P + i) * hd, dst = off + (i * hkv + h) * hd;
-            kDst.set(pk.subarray(src, src + hd), dst);
-            vDst.set(pv.subarray(src, src + hd), dst);
-          }
-      });
+      r.cache.append(r.keep, pk, pv, b * hkv * S * hd, S, P);
     });
     if (rows.some((r) => r.keep)) this.dropPast();
     return rows.map((r, b) => {
@@ -206,8 +229,7 @@ export class OnnxDecoder {
         caches.forEach((cache, b) => {
           if (!cache) return;
           const src = kind === 'key' ? cache.keys[l]! : cache.values[l]!;
-          for (let t = 0; t < cache.length; t++)
-            for (let h = 0; h < hkv; h++) dst.set(src.subarray((t * hkv + h) * hd, (t * hkv + h + 1) * hd), ((b * hkv + h) * P + t) * hd);
+          for (let h = 0; h < hkv; h++) dst.set(src.subarray(h * cache.stride, h * cache.stride + cache.length * hd), (b * hkv + h) * P * hd);
         });
         const host = hostTensor(this.dtype, dst as never, [n, hkv, P, hd]);
         feeds[`past.${l}.${kind}`] = this.session.provider === 'webgpu' && P > 0 ? await toDevice(host) : host;
