@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildScene, type SceneSketch } from '../testing/scenes.js';
 import { AlfworldGame } from './game.js';
+import { runExpert } from './expert.js';
+import { replayBelief } from '../harness/belief.js';
+import { respondTo } from '../harness/responder.js';
+import { bakeScene } from '../harness/scene-prompt.js';
 
 const HOUSE: SceneSketch = {
   locations: [['cabinet 1', 'cabinet 2'], ['countertop 1'], ['sinkbasin 1'], ['toilet 1'], ['drawer 1'], ['microwave 1'], ['fridge 1'], ['desk 1'], ['cabinet 3']],
@@ -38,8 +42,9 @@ describe('ALFWorld transcripts (current grammar)', () => {
 
   it('plays a clean-and-place task with exact feedback for every command type', () => {
     const g = new AlfworldGame(buildScene(HOUSE));
+    // The welcome text lists every receptacle, but `look` from the middle of the room lists none (as the real game).
     expect(play(g, ['look', 'inventory', 'go to cabinet 1'])).toEqual([
-      'You are in the middle of a room. Looking quickly around you, you see a cabinet 3, a cabinet 2, a cabinet 1, a countertop 1, a desk 1, a drawer 1, a fridge 1, a microwave 1, a sinkbasin 1, and a toilet 1.',
+      'You are in the middle of a room. Looking quickly around you, you see nothing.',
       'You are not carrying anything.',
       'You arrive at cabinet 1. The cabinet 1 is closed.',
     ]);
@@ -112,6 +117,61 @@ describe('ALFWorld transcripts (current grammar)', () => {
       'You arrive at drawer 1. On the drawer 1, you see nothing.',
       'Nothing happens.',
     ]);
+  });
+
+  it('examines as alfred.twl2: sliced variants, and a held receptacle-object always reads "normal" with its contents', () => {
+    const g = new AlfworldGame(buildScene(HOUSE));
+    play(g, ['go to countertop 1', 'take knife 1 from countertop 1', 'slice apple 3 with knife 1', 'move knife 1 to countertop 1']);
+    expect(play(g, ['take apple 3 from countertop 1', 'examine apple 3', 'go to microwave 1', 'heat apple 3 with microwave 1', 'examine apple 3'])).toEqual([
+      'You pick up the apple 3 from the countertop 1.',
+      'This is a sliced apple 3.',
+      'You arrive at microwave 1. The microwave 1 is closed.',
+      'You heat the apple 3 using the microwave 1.',
+      'This is a hot sliced apple 3.',
+    ]);
+    expect(play(g, ['go to fridge 1', 'cool apple 3 with fridge 1', 'examine apple 3', 'go to sinkbasin 1', 'clean apple 3 with sinkbasin 1', 'examine apple 3'])).toEqual([
+      'You arrive at fridge 1. The fridge 1 is closed.',
+      'You cool the apple 3 using the fridge 1.',
+      'This is a cool sliced apple 3.',
+      'You arrive at sinkbasin 1. On the sinkbasin 1, you see nothing.',
+      'You clean the apple 3 using the sinkbasin 1.',
+      'This is a cool and clean sliced apple 3.',
+    ]);
+    play(g, ['move apple 3 to sinkbasin 1', 'go to fridge 1', 'open fridge 1']);
+    expect(play(g, ['take mug 1 from fridge 1', 'examine mug 1', 'go to microwave 1', 'heat mug 1 with microwave 1', 'examine mug 1', 'go to sinkbasin 1', 'clean mug 1 with sinkbasin 1', 'examine mug 1'])).toEqual([
+      'You pick up the mug 1 from the fridge 1.',
+      'This is a normal mug 1. In it, you see nothing.',
+      'You arrive at microwave 1. The microwave 1 is closed.',
+      'You heat the mug 1 using the microwave 1.',
+      'This is a normal mug 1. In it, you see nothing.',
+      'You arrive at sinkbasin 1. On the sinkbasin 1, you see a apple 3.',
+      'You clean the mug 1 using the sinkbasin 1.',
+      'This is a normal mug 1. In it, you see nothing.',
+    ]);
+  });
+
+  it('cleans only with a sink basin: a bathtub basin refuses, and the expert never uses one', () => {
+    const bath: SceneSketch = {
+      locations: [['bathtubbasin 1'], ['sinkbasin 1'], ['countertop 1'], ['toilet 1']],
+      objects: { 'soapbar 1': 'countertop 1', 'cloth 1': 'countertop 1' },
+      roomType: 'bathroom',
+      goal: { taskType: 'pick_clean_then_place_in_recep', text: 'put a clean soapbar in toilet', obj: 'soapbar', recep: 'toilet' },
+    };
+    const g = new AlfworldGame(buildScene(bath));
+    expect(play(g, ['go to countertop 1', 'take soapbar 1 from countertop 1', 'go to bathtubbasin 1'])).toEqual([
+      'You arrive at countertop 1. On the countertop 1, you see a cloth 1, and a soapbar 1.',
+      'You pick up the soapbar 1 from the countertop 1.',
+      'You arrive at bathtubbasin 1. On the bathtubbasin 1, you see nothing.',
+    ]);
+    expect(g.admissibleCommands().filter((c) => c.startsWith('clean'))).toEqual([]);
+    expect(g.step('clean soapbar 1 with bathtubbasin 1')).toEqual({ feedback: 'Nothing happens.', valid: false, won: false });
+    expect(g.objectState('soapbar 1')!.clean).toBe(false);
+    // The responder agrees with the engine, and the expert (from here) cleans at the sink basin.
+    expect(respondTo(replayBelief(bakeScene(g.spec), [{ role: 'user', content: 'You arrive at bathtubbasin 1. On the bathtubbasin 1, you see nothing.' }, { role: 'user', content: 'You pick up the soapbar 1 from the countertop 1.' }]), 'clean soapbar 1 with bathtubbasin 1')).toBe('Nothing happens.');
+    const plan = runExpert(g);
+    expect(plan).toContain('clean soapbar 1 with sinkbasin 1');
+    expect(plan.some((a) => a.includes('bathtubbasin'))).toBe(false);
+    expect(g.won).toBe(true);
   });
 
   it('answers anything not admissible with "Nothing happens." and changes nothing', () => {

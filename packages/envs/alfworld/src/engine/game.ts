@@ -92,9 +92,13 @@ export class AlfworldGame {
     return out.sort(byDisplayOrder).map((o) => o.name);
   }
 
-  /** The reset observation: banner, room overview, task line. */
+  /**
+   * The reset observation: banner, room overview, task line. The overview lists every receptacle;
+   * a later `look` from the middle of the room lists none (the grammar's look binds the agent's
+   * location, where no receptacle stands), as the real game prints.
+   */
   intro(): string {
-    return `${BANNER}\n\n${this.lookText()}\n\n${TEXT.task(this.spec.goal.text)}`;
+    return `${BANNER}\n\n${TEXT.middleOfRoom(this.spec.receptacles.map((r) => r.name))}\n\n${TEXT.task(this.spec.goal.text)}`;
   }
 
   admissibleCommands(): string[] {
@@ -140,7 +144,7 @@ export class AlfworldGame {
   }
 
   private lookText(): string {
-    if (this.location === MIDDLE) return TEXT.middleOfRoom(this.spec.receptacles.map((r) => r.name));
+    if (this.location === MIDDLE) return TEXT.middleOfRoom([]);
     return TEXT.facing(this.here.map((r) => r.name), []);
   }
 
@@ -210,7 +214,7 @@ export class AlfworldGame {
         }
       }
     }
-    if (heldObj) cmds.set(COMMANDS.examine(heldObj.name), () => examineObject(heldObj.name, this.state.get(heldObj.name)!));
+    if (heldObj) cmds.set(COMMANDS.examine(heldObj.name), () => examineObject(heldObj.name, heldObj.cls, this.state.get(heldObj.name)!));
     cmds.set(COMMANDS.inventory, () => TEXT.inventory(this.held ? [this.held] : []));
     cmds.set(COMMANDS.look, () => this.lookText());
     if (this.grammar === 'current') cmds.set(COMMANDS.help, () => TEXT.help);

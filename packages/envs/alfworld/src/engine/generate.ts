@@ -1,18 +1,18 @@
 // Procedural, seeded ALFWorld games. A floorplan (room type + number) fixes the receptacles and how
 // they share locations; a game seed stocks the objects and picks a solvable goal. Train and
-// in-distribution games use floorplans 7–30, out-of-distribution games the held-out floorplans 1–6
-// (ALFRED's valid_unseen scenes), so the OOD split tests unseen layouts.
+// in-distribution games use ALFRED's seen floorplans, out-of-distribution games its valid_unseen
+// ones (one per room type; world/vocab.ts), so the OOD split tests unseen layouts.
 import { Rng, hashSeed } from '@diffworld/env-core';
 import { TASK_SPECS, type TaskType } from '../world/tasks.js';
 import {
   FIXED_OBJECTS,
   FIXED_PLACEMENT,
   FLOORPLAN_BASE,
+  SEEN_FLOORPLANS,
+  UNSEEN_FLOORPLANS,
   OPENABLE,
   ROOMS,
-  TEST_FLOORPLANS,
   TOGGLEABLE,
-  TRAIN_FLOORPLANS,
   canContain,
   type RoomType,
 } from '../world/vocab.js';
@@ -114,12 +114,12 @@ export interface GameRequest {
 export function generateGame(req: GameRequest): GameSpec {
   const spec = TASK_SPECS[req.taskType];
   if (!spec) throw new GenerationError(`unknown task type ${JSON.stringify(req.taskType)}`);
-  const floorplans = req.split === 'eval_out_of_distribution' ? TEST_FLOORPLANS : TRAIN_FLOORPLANS;
+  const floorplans = req.split === 'eval_out_of_distribution' ? UNSEEN_FLOORPLANS : SEEN_FLOORPLANS;
   // Some floorplans cannot host some goals (no lamp, no fridge): retry on a derived stream.
   for (let attempt = 0; attempt < 64; attempt++) {
     const rng = new Rng(hashSeed(`${req.seed}:${attempt}`));
     const roomType = rng.pick(spec.rooms);
-    const layout = floorplanLayout(roomType, rng.pick(floorplans));
+    const layout = floorplanLayout(roomType, rng.pick(floorplans[roomType]));
     const game = tryGenerate(req, rng, layout);
     if (game) return game;
   }

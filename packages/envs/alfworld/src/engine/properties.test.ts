@@ -39,12 +39,19 @@ describe('splits', () => {
     expect(() => splitTasks('valid_seen')).toThrow('unknown split "valid_seen" for alfworld: one of train, eval_in_distribution, eval_out_of_distribution');
   });
 
-  it('out-of-distribution games use held-out floorplans (1–6), the others training floorplans (7–30)', () => {
+  it("floorplans follow ALFRED's scene split: OOD games in valid_unseen's four, the others in the seen 108", () => {
+    const unseen = new Set([10, 219, 308, 424]);
+    const testUnseen = new Set([9, 29, 215, 226, 315, 325, 404, 425]);
+    const used = new Map<string, Set<number>>();
     for (const s of SPLITS)
-      for (const t of splitTasks(s).slice(0, 300)) {
-        const n = gameForTask(t).floorplan % 100;
-        expect(s === 'eval_out_of_distribution' ? n <= 6 : n >= 7).toBe(true);
+      for (const t of splitTasks(s).filter((_, i) => i % 3 === 0)) {
+        const fp = gameForTask(t).floorplan;
+        expect(testUnseen.has(fp), `${t.id}: floorplan ${fp}`).toBe(false);
+        expect(unseen.has(fp), `${t.id}: floorplan ${fp}`).toBe(s === 'eval_out_of_distribution');
+        (used.get(s) ?? used.set(s, new Set()).get(s)!).add(fp);
       }
+    expect([...used.get('eval_out_of_distribution')!].sort()).toEqual([10, 219, 308, 424]);
+    expect(used.get('train')!.size).toBeGreaterThan(90);
   });
 
   it('generation is deterministic and no game starts already won', () => {

@@ -53,7 +53,7 @@ export function respondTo(b: Belief, rawAction: string): string | undefined {
   };
   const inside = (r: string) => !b.doors.has(r) || b.opened.has(r);
 
-  if (a === 'look') return b.location === undefined ? TEXT.middleOfRoom(b.scene.receptacles.map((r) => r.name)) : undefined;
+  if (a === 'look') return b.location === undefined ? TEXT.middleOfRoom([]) : undefined;
   if (a === 'inventory') return TEXT.inventory(b.inventory);
   if (a === 'help') return TEXT.help;
   if (a.startsWith('examine ')) return undefined;

@@ -23,7 +23,8 @@ export type Transform = (typeof TRANSFORMS)[number];
 export const TRANSFORM_RULES: Readonly<Record<Transform, TransformRule>> = {
   heat: { appliances: ['microwave'], objects: HEATABLE, sets: 'hot', clears: 'cool' },
   cool: { appliances: ['fridge'], objects: COOLABLE, sets: 'cool', clears: 'hot' },
-  clean: { appliances: ['sinkbasin', 'bathtubbasin'], objects: CLEANABLE, sets: 'clean' },
+  // CleanObject's precondition names SinkBasinType only: a bathtub basin cleans nothing.
+  clean: { appliances: ['sinkbasin'], objects: CLEANABLE, sets: 'clean' },
 };
 
 export function isTransform(word: string): word is Transform {

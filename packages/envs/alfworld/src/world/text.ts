@@ -3,6 +3,8 @@
 // `move X to Y`, `You arrive at <recep>.`, `help`) and `classic` (≤ 0.3: `put X in/on Y`,
 // `You arrive at loc N.`, no help).
 
+import { RECEPTACLE_OBJECTS, SLICEABLE, TOGGLEABLE } from './vocab.js';
+
 export type Grammar = 'current' | 'classic';
 
 export const BANNER = '-= Welcome to TextWorld, ALFRED! =-';
@@ -57,14 +59,32 @@ export const TEXT = {
     '  slice (object) with (object):     slice an object using a sharp object\n',
 } as const;
 
-/** `examine <held object>`: the state words ("cold" although the goal word is "cool"). */
-export function examineObject(name: string, s: { hot: boolean; cool: boolean; clean: boolean; sliced: boolean }): string {
-  if (s.hot && s.clean) return `This is a hot and clean ${name}.`;
-  if (s.cool && s.clean) return `This is a cool and clean ${name}.`;
+/**
+ * `examine <held object>`: alfred.twl2's examineObject rules, first match wins. A receptacle-object
+ * (bowl, cup, mug, …) always reads "This is a normal …" with its contents, whatever its state; then
+ * the state words ("cold" alone, but "cool" with clean or sliced), then toggles, then sliced.
+ */
+export function examineObject(
+  name: string,
+  cls: string,
+  s: { hot: boolean; cool: boolean; clean: boolean; sliced: boolean; on: boolean },
+  contents: readonly string[] = [],
+): string {
+  if (RECEPTACLE_OBJECTS.has(cls)) return `This is a normal ${name}. In it, you see ${listItems(contents)}.`;
+  if (s.sliced) {
+    if (s.clean && s.hot) return `This is a hot and clean sliced ${name}.`;
+    if (s.clean && s.cool) return `This is a cool and clean sliced ${name}.`;
+    if (s.clean) return `This is a clean sliced ${name}.`;
+    if (s.hot) return `This is a hot sliced ${name}.`;
+    if (s.cool) return `This is a cool sliced ${name}.`;
+  }
+  if (s.clean && s.hot) return `This is a hot and clean ${name}.`;
+  if (s.clean && s.cool) return `This is a cool and clean ${name}.`;
   if (s.hot) return `This is a hot ${name}.`;
-  if (s.cool) return `This is a cold ${name}.`;
   if (s.clean) return `This is a clean ${name}.`;
-  if (s.sliced) return `This is a sliced ${name}.`;
+  if (s.cool) return `This is a cold ${name}.`;
+  if (TOGGLEABLE.has(cls)) return `This ${name} is ${s.on ? 'on' : 'off'}.`;
+  if (s.sliced && SLICEABLE.has(cls)) return `This is a sliced ${name}.`;
   return `There's nothing special about ${name}.`;
 }
 

@@ -11,8 +11,17 @@ export type RoomType = (typeof ROOM_TYPES)[number];
 
 /** AI2-THOR floorplan numbers per room type; numbers 1–6 are the held-out test floorplans. */
 export const FLOORPLAN_BASE: Readonly<Record<RoomType, number>> = { kitchen: 0, livingroom: 200, bedroom: 300, bathroom: 400 };
-export const TRAIN_FLOORPLANS = range(7, 30);
-export const TEST_FLOORPLANS = range(1, 6);
+/**
+ * ALFRED's scene split, as numbers within each room type (kitchen 10 = FloorPlan10, living room
+ * 19 = FloorPlan219, …): valid_unseen (ALFWorld's eval_out_of_distribution) is one held-out
+ * floorplan per room type; tests_unseen holds two more per type that no ALFWorld split uses; train
+ * and valid_seen (eval_in_distribution) share the other 27. The paper's train and valid_seen rows
+ * use only floorplans of that shared set.
+ */
+export const UNSEEN_FLOORPLANS: Readonly<Record<RoomType, readonly number[]>> = { kitchen: [10], livingroom: [19], bedroom: [8], bathroom: [24] };
+const TEST_UNSEEN_FLOORPLANS: Readonly<Record<RoomType, readonly number[]>> = { kitchen: [9, 29], livingroom: [15, 26], bedroom: [15, 25], bathroom: [4, 25] };
+const seen = (t: RoomType) => range(1, 30).filter((n) => !UNSEEN_FLOORPLANS[t].includes(n) && !TEST_UNSEEN_FLOORPLANS[t].includes(n));
+export const SEEN_FLOORPLANS: Readonly<Record<RoomType, readonly number[]>> = { kitchen: seen('kitchen'), livingroom: seen('livingroom'), bedroom: seen('bedroom'), bathroom: seen('bathroom') };
 
 function range(lo: number, hi: number): number[] {
   return Array.from({ length: hi - lo + 1 }, (_, i) => lo + i);
@@ -21,16 +30,16 @@ function range(lo: number, hi: number): number[] {
 const TABLETOP = [
   'alarmclock', 'apple', 'baseballbat', 'basketball', 'book', 'bowl', 'box', 'bread', 'butterknife', 'candle', 'cd',
   'cellphone', 'cloth', 'creditcard', 'cup', 'dishsponge', 'glassbottle', 'egg', 'fork', 'kettle', 'keychain', 'knife',
-  'ladle', 'laptop', 'lettuce', 'mug', 'newspaper', 'pan', 'papertowel', 'pen', 'pencil', 'peppershaker', 'plate', 'pot',
+  'ladle', 'laptop', 'lettuce', 'mug', 'newspaper', 'pan', 'papertowelroll', 'pen', 'pencil', 'peppershaker', 'plate', 'pot',
   'potato', 'remotecontrol', 'saltshaker', 'soapbar', 'soapbottle', 'spatula', 'spoon', 'spraybottle', 'statue',
-  'tennisracket', 'tissuebox', 'toiletpaper', 'toiletpaperroll', 'tomato', 'vase', 'watch', 'wateringcan', 'winebottle',
+  'tennisracket', 'tissuebox', 'toiletpaper', 'tomato', 'vase', 'watch', 'wateringcan', 'winebottle',
   'handtowel',
 ] as const;
 const SEATING = ['basketball', 'book', 'box', 'cellphone', 'cloth', 'creditcard', 'keychain', 'laptop', 'newspaper', 'pillow', 'remotecontrol'] as const;
 const FURNITURE = [
   'alarmclock', 'basketball', 'book', 'bowl', 'box', 'candle', 'cd', 'cellphone', 'cloth', 'creditcard', 'cup',
   'glassbottle', 'keychain', 'laptop', 'mug', 'newspaper', 'pen', 'pencil', 'plate', 'remotecontrol', 'spraybottle',
-  'statue', 'tennisracket', 'tissuebox', 'toiletpaper', 'toiletpaperroll', 'vase', 'watch', 'wateringcan', 'winebottle',
+  'statue', 'tennisracket', 'tissuebox', 'toiletpaper', 'vase', 'watch', 'wateringcan', 'winebottle',
 ] as const;
 
 /** canContain(receptacle class) — VAL_RECEPTACLE_OBJECTS restricted to static receptacles, slices dropped. */
@@ -46,11 +55,11 @@ export const CAN_CONTAIN: Readonly<Record<ClassName, readonly ClassName[]>> = {
   desk: [...FURNITURE, 'soapbottle'],
   laundryhamper: ['cloth'],
   bed: ['baseballbat', 'basketball', 'book', 'cellphone', 'laptop', 'newspaper', 'pillow', 'tennisracket'],
-  toilet: ['candle', 'cloth', 'dishsponge', 'newspaper', 'papertowel', 'soapbar', 'soapbottle', 'spraybottle', 'tissuebox', 'toiletpaper', 'toiletpaperroll', 'handtowel'],
-  toiletpaperhanger: ['toiletpaper', 'toiletpaperroll'],
+  toilet: ['candle', 'cloth', 'dishsponge', 'newspaper', 'papertowelroll', 'soapbar', 'soapbottle', 'spraybottle', 'tissuebox', 'toiletpaper', 'handtowel'],
+  toiletpaperhanger: ['toiletpaper'],
   towelholder: ['towel'],
   handtowelholder: ['handtowel'],
-  cart: ['candle', 'cloth', 'dishsponge', 'mug', 'papertowel', 'plunger', 'soapbar', 'soapbottle', 'spraybottle', 'statue', 'tissuebox', 'toiletpaper', 'toiletpaperroll', 'vase', 'handtowel'],
+  cart: ['candle', 'cloth', 'dishsponge', 'mug', 'papertowelroll', 'plunger', 'soapbar', 'soapbottle', 'spraybottle', 'statue', 'tissuebox', 'toiletpaper', 'vase', 'handtowel'],
   bathtubbasin: ['cloth', 'dishsponge', 'soapbar', 'handtowel'],
   sinkbasin: [
     'apple', 'bowl', 'butterknife', 'cloth', 'cup', 'dishsponge', 'egg', 'glassbottle', 'fork', 'kettle', 'knife', 'ladle',
@@ -59,7 +68,7 @@ export const CAN_CONTAIN: Readonly<Record<ClassName, readonly ClassName[]>> = {
   cabinet: [
     'book', 'bowl', 'box', 'candle', 'cd', 'cloth', 'cup', 'dishsponge', 'glassbottle', 'kettle', 'ladle', 'mug', 'newspaper',
     'pan', 'peppershaker', 'plate', 'plunger', 'pot', 'saltshaker', 'soapbar', 'soapbottle', 'spraybottle', 'tissuebox',
-    'toiletpaper', 'toiletpaperroll', 'vase', 'wateringcan', 'winebottle', 'handtowel',
+    'toiletpaper', 'vase', 'wateringcan', 'winebottle', 'handtowel',
   ],
   diningtable: TABLETOP,
   coffeetable: TABLETOP,
@@ -67,18 +76,18 @@ export const CAN_CONTAIN: Readonly<Record<ClassName, readonly ClassName[]>> = {
   countertop: TABLETOP,
   shelf: [
     'alarmclock', 'book', 'bowl', 'box', 'candle', 'cd', 'cellphone', 'cloth', 'creditcard', 'cup', 'dishsponge', 'glassbottle',
-    'kettle', 'keychain', 'mug', 'newspaper', 'papertowel', 'pen', 'pencil', 'peppershaker', 'plate', 'pot', 'remotecontrol',
-    'saltshaker', 'soapbar', 'soapbottle', 'spraybottle', 'statue', 'tissuebox', 'toiletpaper', 'toiletpaperroll', 'vase',
+    'kettle', 'keychain', 'mug', 'newspaper', 'papertowelroll', 'pen', 'pencil', 'peppershaker', 'plate', 'pot', 'remotecontrol',
+    'saltshaker', 'soapbar', 'soapbottle', 'spraybottle', 'statue', 'tissuebox', 'toiletpaper', 'vase',
     'watch', 'wateringcan', 'winebottle', 'handtowel',
   ],
   drawer: [
     'book', 'butterknife', 'candle', 'cd', 'cellphone', 'cloth', 'creditcard', 'dishsponge', 'fork', 'keychain', 'knife',
     'ladle', 'newspaper', 'pen', 'pencil', 'peppershaker', 'remotecontrol', 'saltshaker', 'soapbar', 'soapbottle', 'spatula',
-    'spoon', 'spraybottle', 'tissuebox', 'toiletpaper', 'toiletpaperroll', 'watch', 'wateringcan', 'handtowel',
+    'spoon', 'spraybottle', 'tissuebox', 'toiletpaper', 'watch', 'wateringcan', 'handtowel',
   ],
   garbagecan: [
-    'apple', 'bread', 'cd', 'cloth', 'dishsponge', 'egg', 'lettuce', 'newspaper', 'papertowel', 'pen', 'pencil', 'potato',
-    'soapbar', 'soapbottle', 'spraybottle', 'tissuebox', 'toiletpaper', 'toiletpaperroll', 'tomato', 'winebottle', 'handtowel',
+    'apple', 'bread', 'cd', 'cloth', 'dishsponge', 'egg', 'lettuce', 'newspaper', 'papertowelroll', 'pen', 'pencil', 'potato',
+    'soapbar', 'soapbottle', 'spraybottle', 'tissuebox', 'toiletpaper', 'tomato', 'winebottle', 'handtowel',
   ],
   safe: ['cd', 'cellphone', 'creditcard', 'keychain', 'statue', 'vase', 'watch'],
   tvstand: ['tissuebox'],
@@ -97,6 +106,8 @@ export const CLEANABLE: ReadonlySet<ClassName> = new Set([
   'pan', 'plate', 'pot', 'potato', 'soapbar', 'spatula', 'spoon', 'tomato',
 ]);
 export const TOGGLEABLE: ReadonlySet<ClassName> = new Set(['desklamp', 'floorlamp']);
+/** ALFRED's movable receptacles that text games carry as plain objects (isReceptacleObject). */
+export const RECEPTACLE_OBJECTS: ReadonlySet<ClassName> = new Set(['bowl', 'box', 'cup', 'mug', 'pan', 'plate', 'pot']);
 export const SLICEABLE: ReadonlySet<ClassName> = new Set(['apple', 'bread', 'egg', 'lettuce', 'potato', 'tomato']);
 export const SHARP: ReadonlySet<ClassName> = new Set(['knife', 'butterknife']);
 
@@ -133,7 +144,7 @@ export const ROOMS: Readonly<Record<RoomType, RoomSpec>> = {
     objects: [
       'apple', 'bread', 'butterknife', 'cup', 'dishsponge', 'egg', 'fork', 'glassbottle', 'kettle', 'knife', 'ladle', 'lettuce',
       'mug', 'pan', 'peppershaker', 'plate', 'pot', 'potato', 'saltshaker', 'soapbottle', 'spatula', 'spoon', 'tomato',
-      'winebottle', 'bowl', 'creditcard', 'cellphone', 'papertowel', 'statue', 'vase',
+      'winebottle', 'bowl', 'creditcard', 'cellphone', 'papertowelroll', 'statue', 'vase',
     ],
     fixed: [['houseplant', 0.4]],
   },
@@ -167,8 +178,7 @@ export const ROOMS: Readonly<Record<RoomType, RoomSpec>> = {
     ],
     objects: [
       'candle', 'cloth', 'dishsponge', 'handtowel', 'plunger', 'soapbar', 'soapbottle', 'spraybottle', 'tissuebox', 'toiletpaper',
-      'towel', 'papertowel', 'toiletpaperroll',
-    ],
+      'towel', 'papertowelroll', ],
     fixed: [['mirror', 0.6], ['sink', 0.5]],
   },
 };
