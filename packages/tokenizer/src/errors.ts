@@ -53,6 +53,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; issues: TokenizerI
 
 /** A short description of a JSON value for error messages. */
 export function describeValue(v: unknown): string {
+  if (v === undefined) return 'nothing (the field is missing)';
   if (v === null) return 'null';
   if (Array.isArray(v)) return `an array of ${v.length}`;
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;

@@ -31,7 +31,11 @@ export function forEachPiece(text: string, regex: RegExp, emit: (piece: string) 
   regex.lastIndex = 0;
   for (let m = regex.exec(text); m !== null; m = regex.exec(text)) {
     if (m[0].length === 0) {
-      regex.lastIndex++; // an empty match must not stall the scan
+      // An empty match must not stall the scan: step one code point. One UTF-16 unit would land
+      // inside a surrogate pair, where a /u regex matches again at the pair's start: forever.
+      const at = regex.lastIndex;
+      const astral = (text.charCodeAt(at) & 0xfc00) === 0xd800 && (text.charCodeAt(at + 1) & 0xfc00) === 0xdc00;
+      regex.lastIndex = at + (astral ? 2 : 1);
       continue;
     }
     if (prev < m.index) emit(text.slice(prev, m.index));

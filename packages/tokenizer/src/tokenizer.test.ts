@@ -132,7 +132,7 @@ describe('fast byte-level BPE path', () => {
   it('is not used for layouts it does not implement', () => {
     const withNormalizer = Tokenizer.fromJson({ ...lib.json, normalizer: { type: 'NFC' } });
     expect(withNormalizer.usesFastPath).toBe(false);
-    const template = Tokenizer.fromJson({ ...lib.json, post_processor: { type: 'TemplateProcessing', single: [], pair: [], special_tokens: {} } });
+    const template = Tokenizer.fromJson({ ...lib.json, post_processor: { type: 'TemplateProcessing', single: [{ Sequence: { id: 'A', type_id: 0 } }], special_tokens: {} } });
     expect(template.usesFastPath).toBe(false);
   });
 });

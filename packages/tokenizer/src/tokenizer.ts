@@ -58,7 +58,10 @@ export class Tokenizer {
     this.trimOffsets = components(json.post_processor).some((p) => p['type'] === 'ByteLevel' && p['trim_offsets'] === true);
     this.byteLevel = components(json.decoder).some((d) => d['type'] === 'ByteLevel');
     this.fast = opts.fast === false ? null : FastByteLevelBpe.tryCreate(json);
-    this.vocabSize = this.hf.get_vocab(true).size === 0 ? 0 : Math.max(...this.hf.get_vocab(true).values()) + 1;
+    // A loop, not Math.max(...ids): spreading a 151k-entry vocab overflows the call stack.
+    let maxId = -1;
+    for (const id of this.hf.get_vocab(true).values()) if (id > maxId) maxId = id;
+    this.vocabSize = maxId + 1;
   }
 
   /** Builds a tokenizer from parsed tokenizer.json; `where` names the source in errors. */
