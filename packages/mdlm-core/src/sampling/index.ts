@@ -10,4 +10,4 @@ export { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffus
 export { sampleAutoregressive, type AutoregressiveOptions } from './autoregressive.js';
 export { sampleLlada, type LladaOptions } from './llada.js';
 export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions, type Weights } from './onnx-models.js';
-export { OnnxDecoder, RowCache, type DecoderOptions, type FloatDtype, type RowPass } from './onnx-decoder.js';
+export { OnnxDecoder, PastSlot, RowCache, type DecoderOptions, type FloatDtype, type RowPass } from './onnx-decoder.js';

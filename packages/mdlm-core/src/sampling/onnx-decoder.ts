@@ -76,11 +76,25 @@ export interface RowPass {
   logitsOf: readonly number[];
 }
 
+/**
+ * The assembled past tensors of one batch, kept while its caches do not change (the denoising
+ * steps of a block). One per open batch, so concurrent batches on one model never share buffers.
+ */
+export class PastSlot {
+  key = '';
+  feeds: Record<string, SessionValue> | null = null;
+  /** Frees the assembled tensors (device buffers on WebGPU). */
+  clear(): void {
+    for (const v of Object.values(this.feeds ?? {})) if (v.kind === 'device') v.dispose();
+    this.feeds = null;
+    this.key = '';
+  }
+}
+
 export class OnnxDecoder {
   readonly dtype: FloatDtype;
   private readonly hd: number;
   private readonly Arr: Float32ArrayConstructor | Float64ArrayConstructor;
-  private lastPast: { key: string; feeds: Record<string, SessionValue> } | null = null;
   /** Forward passes run (one per `run`). */
   passes = 0;
 
@@ -150,7 +164,7 @@ export class OnnxDecoder {
   }
 
   /** One batched pass; per row, the logits of `logitsOf` ([count × V]). */
-  async run(rows: readonly RowPass[]): Promise<Float32Array[]> {
+  async run(rows: readonly RowPass[], slot: PastSlot = new PastSlot()): Promise<Float32Array[]> {
     const c = this.config, hd = this.hd, hkv = c.nKvHeads, V = c.vocabSize, Arr = this.Arr;
     const n = rows.length;
     const pLen = rows.map((r) => r.cache?.length ?? 0);
@@ -180,7 +194,7 @@ export class OnnxDecoder {
     });
     const feeds: Record<string, SessionValue> = {
       ...this.params,
-      ...(await this.pastFeeds(rows, P)),
+      ...(await this.pastFeeds(rows, P, slot)),
       input_ids: hostTensor('int64', ids, [n, T]),
       mask: hostTensor(this.dtype, mask as never, [n, 1, T, S]),
       cos: hostTensor(this.dtype, cos as never, [n, 1, T, hd]),
@@ -197,7 +211,7 @@ export class OnnxDecoder {
       if (!r.cache) throw new SamplingError('bad_input', 'decoder: keep > 0 needs a cache');
       r.cache.append(r.keep, pk, pv, b * hkv * S * hd, S, P);
     });
-    if (rows.some((r) => r.keep)) this.dropPast();
+    if (rows.some((r) => r.keep)) slot.clear();
     return rows.map((r, b) => {
       const res = new Float32Array(r.logitsOf.length * V);
       r.logitsOf.forEach((i, k) => res.set(logits.subarray((b * T + i) * V, (b * T + i + 1) * V), k * V));
@@ -205,22 +219,16 @@ export class OnnxDecoder {
     });
   }
 
-  /** Forgets the assembled past (frees its device buffers). */
-  dropPast(): void {
-    for (const v of Object.values(this.lastPast?.feeds ?? {})) if (v.kind === 'device') v.dispose();
-    this.lastPast = null;
-  }
-
   /**
    * Past tensors [n, Hkv, P, hd] per layer. Denoising steps of a block reuse the same caches, so
    * the assembled tensors are kept until a cache or the row set changes — and on WebGPU they are
    * uploaded once and stay in device memory across those calls.
    */
-  private async pastFeeds(rows: readonly RowPass[], P: number): Promise<Record<string, SessionValue>> {
+  private async pastFeeds(rows: readonly RowPass[], P: number, slot: PastSlot): Promise<Record<string, SessionValue>> {
     const caches = rows.map((r) => r.cache);
     const key = `${P}|${caches.map((c) => (c ? `${cacheId(c)}:${c.length}` : '-')).join(',')}`;
-    if (this.lastPast?.key === key) return this.lastPast.feeds;
-    this.dropPast();
+    if (slot.feeds && slot.key === key) return slot.feeds;
+    slot.clear();
     const c = this.config, hd = this.hd, hkv = c.nKvHeads, n = rows.length;
     const feeds: Record<string, SessionValue> = {};
     for (let l = 0; l < c.nLayers; l++) {
@@ -235,7 +243,8 @@ export class OnnxDecoder {
         feeds[`past.${l}.${kind}`] = this.session.provider === 'webgpu' && P > 0 ? await toDevice(host) : host;
       }
     }
-    this.lastPast = { key, feeds };
+    slot.key = key;
+    slot.feeds = feeds;
     return feeds;
   }
 }

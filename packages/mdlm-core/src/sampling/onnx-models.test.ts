@@ -83,6 +83,9 @@ describe('block diffusion on a trained BD3 model', () => {
     expect(toks(reversed)).toEqual(toks(all));
     expect(toks(pairs)).toEqual(toks(all));
     expect(toks(alone)).toEqual(toks(all).slice(0, 3));
+    // Two batches in flight on one model at once (each open batch owns its caches and past tensors).
+    const [x, y] = await Promise.all([sampleBlockDiffusion(m, rq.slice(0, 5), o), sampleBlockDiffusion(m, rq.slice(5), o)]);
+    expect(toks([...x, ...y])).toEqual(toks(all));
   });
 
   it('anchors appear verbatim in all of 300 seeded samples', async () => {

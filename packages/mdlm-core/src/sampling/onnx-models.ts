@@ -7,7 +7,7 @@
 import type { TransformerConfig } from '../nn/transformer.js';
 import { SamplingError } from './errors.js';
 import type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel } from './model.js';
-import { type DecoderOptions, OnnxDecoder, type RowCache, type RowPass } from './onnx-decoder.js';
+import { type DecoderOptions, OnnxDecoder, PastSlot, type RowCache, type RowPass } from './onnx-decoder.js';
 
 export type Weights = Readonly<Record<string, Float32Array | Float64Array>>;
 
@@ -22,6 +22,7 @@ const range = (start: number, count: number) => Array.from({ length: count }, (_
 class Rows {
   readonly caches: (RowCache | null)[];
   readonly history: number[][];
+  readonly slot = new PastSlot();
   constructor(readonly decoder: OnnxDecoder, n: number, readonly mode: 'kv' | 'none') {
     this.caches = Array.from({ length: n }, () => (mode === 'kv' ? decoder.newCache() : null));
     this.history = Array.from({ length: n }, () => []);
@@ -69,10 +70,10 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
           }
         }
         if (passes.length === 0) return [];
-        const out = await this.decoder.run(passes);
+        const out = await this.decoder.run(passes, rows.slot);
         return out.filter((_, k) => passes[k]!.logitsOf.length > 0);
       },
-      close: () => this.decoder.dropPast(),
+      close: () => rows.slot.clear(),
     };
   }
 }
@@ -103,9 +104,9 @@ export class OnnxCausalModel implements CausalModel {
           h.push(...it.tokens);
           return { cache: null, tokens: [...h], positions: range(0, h.length), allowed: causal, keep: 0, logitsOf: [h.length - 1] };
         });
-        return this.decoder.run(passes);
+        return this.decoder.run(passes, rows.slot);
       },
-      close: () => this.decoder.dropPast(),
+      close: () => rows.slot.clear(),
     };
   }
 }
