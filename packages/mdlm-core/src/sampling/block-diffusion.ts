@@ -38,7 +38,7 @@ export interface BlockDiffusionOptions extends TokenSampling {
 class BlockRow {
   readonly p: number;
   readonly anchors: Map<number, number>;
-  /** The last generated index that must not be preceded by a stop (anchors must survive). */
+  /** One past the last anchored generated index: no stop id may be chosen before it. */
   readonly anchorEnd: number;
   blockStart: number;
   block: number[] = [];
@@ -52,6 +52,10 @@ class BlockRow {
   constructor(readonly req: SampleRequest, readonly clock: RowClock, private readonly o: BlockDiffusionOptions, readonly b: number, vocab: number, private readonly stops: ReadonlySet<number>) {
     this.p = req.prompt.length;
     this.anchors = anchorMap(req.anchors, o.maxNewTokens, 'block diffusion', vocab);
+    // A mask id in the prompt tail or an anchor would be taken for a position still to denoise.
+    if (req.prompt.includes(o.maskId) || [...this.anchors.values()].includes(o.maskId)) {
+      throw new SamplingError('bad_input', `block diffusion: the mask id ${o.maskId} appears in a prompt or anchor (seed ${req.seed})`);
+    }
     this.anchorEnd = Math.max(0, ...[...this.anchors.keys()].map((g) => g + 1));
     this.blockStart = Math.floor(this.p / b) * b;
     this.pending = req.prompt.slice(0, this.blockStart);

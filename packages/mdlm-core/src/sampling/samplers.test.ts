@@ -119,6 +119,7 @@ describe('block diffusion (fake block-causal model)', () => {
     await expect(sampleBlockDiffusion(m, reqs(), { ...base, threshold: 2 })).rejects.toThrow(SamplingError);
     await expect(sampleBlockDiffusion(m, [{ prompt: [1], seed: 0, anchors: [{ at: 12, tokens: [1, 2] }] }], base)).rejects.toThrow(/inside the 13 generated/);
     await expect(sampleBlockDiffusion(m, [{ prompt: [99], seed: 0 }], base)).rejects.toThrow(/outside the vocabulary/);
+    await expect(sampleBlockDiffusion(m, [{ prompt: [1, MASK], seed: 0 }], base)).rejects.toThrow(/mask id/);
   });
 });
 
