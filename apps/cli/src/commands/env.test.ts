@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,5 +94,37 @@ describe('diffworld env play', () => {
     const bad = await runCliWithInput([], 'env', 'play', 'alfworld', '--game', '999');
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('--game 999 is out of range: split eval_in_distribution has 140 tasks');
+  });
+});
+
+describe('diffworld env import / serve --games', () => {
+  it("imports paper rows into games, reports the replay, and serves them by game_file path", async () => {
+    const { samplePaperRow, readImportedGames } = await import('@diffworld/alfworld');
+    const dir = mkdtempSync(join(tmpdir(), 'dw-env-import-'));
+    const rows = join(dir, 'rows.jsonl');
+    const row = samplePaperRow();
+    writeFileSync(rows, JSON.stringify(row) + '\n');
+    const out = join(dir, 'games.jsonl');
+    const c = await runCli('env', 'import', 'alfworld', rows, '--out', out);
+    expect(c.code, c.err).toBe(0);
+    expect(c.out).toContain('1 games → ');
+    expect(c.out).toContain('replay: 7/7 recorded observations identical (100.00%), 2 receptacles without a recorded text');
+    const [game] = await readImportedGames(out);
+    expect(game!.gameFile).toBe(row.game_file);
+    expect(game!.inferred.length).toBeGreaterThan(0);
+    // What `env serve alfworld --games FILE` starts: the game answers to its paper path.
+    const { envSuite } = await import('@diffworld/eval');
+    const server = await envSuite('alfworld').server.start({ host: '127.0.0.1', port: 0, gamesFile: out });
+    try {
+      const reset = (await (await fetch(`${server.url}/reset`, { method: 'POST', body: JSON.stringify({ task_id: 'par-1', game_file: row.game_file }) })).json()) as { obs: string; gamefile: string };
+      expect(`Observation:\n${reset.obs}`).toBe(row.messages[1]!.content.split('\n\nAdmissible commands:')[0]);
+      expect(reset.gamefile).toBe(row.game_file);
+    } finally {
+      await server.close();
+    }
+    await expect(envSuite('sciworld').server.start({ host: '127.0.0.1', port: 0, gamesFile: out })).rejects.toThrow('sciworld has no imported games');
+    expect(await runCli('env', 'import', 'sciworld', rows, '--out', out)).toMatchObject({ code: 2, err: expect.stringContaining('only alfworld imports') });
+    writeFileSync(rows, '{"game_file": 3}\n');
+    expect(await runCli('env', 'import', 'alfworld', rows, '--out', out)).toMatchObject({ code: 2, err: expect.stringContaining(`${rows}:1: game_file: expected a string`) });
   });
 });

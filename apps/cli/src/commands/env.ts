@@ -2,6 +2,7 @@
 import { createInterface } from 'node:readline';
 import { AtomicFile, createRowWriter } from '@diffworld/dataset';
 import { checkSplit } from '@diffworld/env-core';
+import { importRowsFile, writeImportedGames } from '@diffworld/alfworld';
 import { ENV_NAMES, envSuite } from '@diffworld/eval';
 import { EXIT, UsageError, intOpt, positiveIntOpt, positional, stringOpt, requiredString, type Command } from '../command.js';
 
@@ -131,16 +132,18 @@ Example:
 const serve: Command = {
   path: ['env', 'serve'],
   summary: "serve an environment over HTTP (the reference's reset/step/close protocol)",
-  help: `Usage: diffworld env serve <${names()}> [--port P] [--host H]
+  help: `Usage: diffworld env serve <${names()}> [--port P] [--host H] [--games FILE]
 
-Binds 127.0.0.1 unless --host says otherwise. Stops on Ctrl-C.
+Binds 127.0.0.1 unless --host says otherwise. Stops on Ctrl-C. --games serves imported real games
+too (alfworld: the output of \`diffworld env import alfworld\`), playable by their game_file path.
 
 Example:
   npx diffworld env serve alfworld --port 30003`,
-  options: { port: { type: 'string' }, host: { type: 'string' } },
+  options: { port: { type: 'string' }, host: { type: 'string' }, games: { type: 'string' } },
   async run(args, io) {
     const suite = envSuite(positional(args, 0, 'environment name'));
-    const server = await suite.server.start({ host: stringOpt(args, 'host') ?? '127.0.0.1', port: intOpt(args, 'port', suite.server.defaultPort) });
+    const gamesFile = stringOpt(args, 'games');
+    const server = await suite.server.start({ host: stringOpt(args, 'host') ?? '127.0.0.1', port: intOpt(args, 'port', suite.server.defaultPort), ...(gamesFile ? { gamesFile } : {}) });
     io.out(`${suite.name} env server listening on ${server.url}`);
     await new Promise<void>((resolve) => {
       const stop = () => void server.close().then(resolve);
@@ -151,4 +154,34 @@ Example:
   },
 };
 
-export const ENV_COMMANDS: readonly Command[] = [play, expert, corpus, serve];
+const importGames: Command = {
+  path: ['env', 'import'],
+  summary: "turn the paper's ALFWorld rows into games our engine plays (for env serve --games)",
+  help: `Usage: diffworld env import alfworld ROWS.jsonl --out GAMES.jsonl
+
+Reads the paper's ALFWorld rows (its eval or RL JSONL: game_file, goal, wm_system_prompt with the
+walk of the real scene) and writes one playable game per row: receptacles and objects where the real
+game put them, the row's goal and floorplan. What a row does not pin down is guessed and listed in
+each game's "inferred" field. Replays the rows' recorded observations on the games and prints the
+share that is identical.
+
+Example:
+  npx diffworld env import alfworld alfworld_eval_id.jsonl --out paper-games.jsonl
+  npx diffworld env serve alfworld --games paper-games.jsonl`,
+  options: { out: { type: 'string' } },
+  async run(args, io) {
+    const env = positional(args, 0, 'environment name');
+    envSuite(env);
+    if (env !== 'alfworld') throw new UsageError(`env import: only alfworld imports the paper's rows, got "${env}"`);
+    const rows = positional(args, 1, 'rows file (JSONL)');
+    const out = requiredString(args, 'out');
+    const { games, replay } = await importRowsFile(rows);
+    writeImportedGames(out, games);
+    const guesses = games.reduce((n, g) => n + g.inferred.length, 0);
+    const pct = (100 * replay.identical) / Math.max(replay.checked, 1);
+    io.out(`${games.length} games → ${out}; ${guesses} inferred facts (see "inferred"); replay: ${replay.identical}/${replay.checked} recorded observations identical (${pct.toFixed(2)}%), ${replay.skipped} receptacles without a recorded text`);
+    return replay.differences === 0 ? EXIT.ok : EXIT.failure;
+  },
+};
+
+export const ENV_COMMANDS: readonly Command[] = [play, expert, corpus, serve, importGames];

@@ -32,6 +32,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { path: ['env', 'expert'], module: 'env', summary: 'write the expert episode of every task of a split (episode records, JSONL)' },
   { path: ['env', 'corpus'], module: 'env', summary: 'generate world-model training rows from expert and perturbed episodes' },
   { path: ['env', 'serve'], module: 'env', summary: "serve an environment over HTTP (the reference's reset/step/close protocol)" },
+  { path: ['env', 'import'], module: 'env', summary: "turn the paper's ALFWorld rows into games our engine plays (for env serve --games)" },
   { path: ['eval', 'score'], module: 'eval', summary: 'score predictions vs references (exact/semantic match, ROUGE-L, BLEU, diversity, MAUVE)' },
   { path: ['eval', 'agent'], module: 'evalAgent', summary: 'evaluate a policy (expert | random | OpenAI-compatible URL) on an env split; report with charts' },
   { path: ['doctor'], module: 'doctor', summary: 'check Node/ONNX Runtime, which execution providers work here, and their MatMul GFLOP/s' },

@@ -33,8 +33,24 @@ describe('ALFWorld HTTP env server', () => {
       last = (await call('POST', '/step', { task_id: 'par-0001', action })).json;
     }
     expect(last).toMatchObject({ won: true, done: true, score: 1 });
-    expect((await call('POST', '/step', { task_id: 'par-0001', action: 'look' })).status).toBe(409);
+    // After the end a step answers the last state again, as the real server.
+    expect((await call('POST', '/step', { task_id: 'par-0001', action: 'look' })).json).toEqual(last);
     expect(await call('DELETE', '/close', { task_id: 'par-0001' })).toEqual({ status: 200, json: { status: 'closed' } });
+    // Close answers the same whether or not the episode is live.
+    expect(await call('DELETE', '/close', { task_id: 'par-0001' })).toEqual({ status: 200, json: { status: 'closed' } });
+  });
+
+  it("speaks the real server's JSON: goal with its period, score as a float, a missing action is the empty command", async () => {
+    const task = splitTasks('eval_in_distribution')[3]!;
+    const res = await fetch(server.url + '/reset', { method: 'POST', body: JSON.stringify({ task_id: 'fmt', game_file: task.id, split: 'eval_in_distribution' }) });
+    const text = await res.text();
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const reset = JSON.parse(text) as { obs: string; goal: string };
+    expect(text.startsWith('{"obs": "-= Welcome to TextWorld, ALFRED! =-\\n\\n')).toBe(true); // json.dumps spacing
+    expect(reset.goal).toBe(/Your task is to: (.+)$/.exec(reset.obs)![1]);
+    expect(reset.goal.endsWith('.')).toBe(true);
+    const step = await (await fetch(server.url + '/step', { method: 'POST', body: JSON.stringify({ task_id: 'fmt' }) })).text();
+    expect(step).toMatch(/^\{"obs": "Nothing happens\.", "admissible": \[.*\], "won": false, "done": false, "score": 0\.0\}$/);
   });
 
   it('keeps episodes isolated by id', async () => {
@@ -53,6 +69,7 @@ describe('ALFWorld HTTP env server', () => {
     expect((await call('POST', '/reset', { task_id: 'x', game_file: '99999' })).json.error).toMatch(/out of range/);
     expect((await call('POST', '/reset', { task_id: 'x', game_file: 'nope' })).status).toBe(400);
     expect((await call('POST', '/step', { task_id: 'ghost', action: 'look' })).status).toBe(404);
+    expect((await call('POST', '/reset', { task_id: 'x', game_file: '/data/json_2.1.1/valid_seen/pick_and_place_simple-Mug-None-Desk-301/trial_T1/game.tw-pddl' })).json.error).toMatch(/paper game paths need imported games/);
     expect((await call('POST', '/step', { task_id: 'a', action: 7 })).json.error).toMatch(/action/);
     expect((await call('POST', '/step', '{not json')).status).toBe(400);
     expect((await call('POST', '/teleport', { task_id: 'a' })).status).toBe(404);

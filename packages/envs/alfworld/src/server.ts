@@ -1,14 +1,21 @@
 // The real-env HTTP server with the reference's endpoints (alfworld_env_server.py):
 //   POST /reset {task_id, game_file?, split?="train"} → {obs, admissible, goal, gamefile}
-//   POST /step  {task_id, action}                     → {obs, admissible, won, done, score}
+//   POST /step  {task_id, action?}                    → {obs, admissible, won, done, score}
 //   DELETE /close (any path) {task_id}                → {status: "closed"}
 //   GET /health                                       → ok
+// As the real server: `goal` keeps its final period; `score` is a float (`1.0`); a missing action
+// is the empty command (`Nothing happens.`); a step after the episode is over answers its last
+// state again; close answers {"status": "closed"} whether or not the episode was live. Bodies are
+// Python's json.dumps text, as the reference's clients parse them.
 // `task_id` names the episode (clients pick it, e.g. "par-<hex>"); episodes are isolated by id.
-// `game_file` is a task id of the split ("train/pick_and_place_simple/0042") or its index there;
-// without it the game is chosen by hashing task_id. Bad requests answer 4xx with {"error": …}.
-import { EpisodeStore, HttpError, hashSeed, optionalString, requireString, startJsonServer, type RunningServer, type TaskRef } from '@diffworld/env-core';
+// `game_file` is a task id of the split ("train/pick_and_place_simple/0042"), its index there, or
+// the path of an imported paper game (`games`); without it the game is chosen by hashing task_id.
+// Bad requests answer 4xx (or HTTP 200 with {"error": …}, the reference's convention).
+import { pyFloat, pyJsonDumps, type PyJsonValue } from '@diffworld/dataset';
+import { EpisodeStore, HttpError, RawJson, hashSeed, optionalString, requireString, startJsonServer, type RunningServer, type TaskRef } from '@diffworld/env-core';
 import { AlfworldEnv } from './env.js';
-import { MAX_STEPS, isSplit, splitTasks } from './engine/splits.js';
+import { MAX_STEPS, isSplit, registerGames, splitTasks } from './engine/splits.js';
+import { paperGameKey, type ImportedGame } from './paper/import.js';
 import { SPLITS } from './world/tasks.js';
 import type { Grammar } from './world/text.js';
 
@@ -20,15 +27,23 @@ export interface AlfworldServerOptions {
   maxSteps?: number;
   /** 'ok-with-error' (default, as the reference server): errors are HTTP 200 with {"error"}; 'http': 4xx/5xx. */
   errors?: 'http' | 'ok-with-error';
+  /** Imported paper games (`diffworld env import alfworld`), playable by their `game_file` path. */
+  games?: readonly ImportedGame[];
 }
 
 interface Live {
   env: AlfworldEnv;
   steps: number;
   done: boolean;
+  /** The last step's answer, repeated for steps after the end. */
+  last?: string;
 }
 
-function pickTask(split: string, gameFile: string | undefined, episodeId: string): TaskRef {
+const json = (value: PyJsonValue) => new RawJson(pyJsonDumps(value));
+
+function pickTask(split: string, gameFile: string | undefined, episodeId: string, imported: ReadonlyMap<string, ImportedGame>): TaskRef {
+  const paper = gameFile === undefined ? undefined : imported.get(paperGameKey(gameFile));
+  if (paper) return paper.task;
   if (!isSplit(split)) throw new HttpError(400, `unknown split "${split}"; valid: ${SPLITS.join(', ')}`);
   const tasks = splitTasks(split);
   if (gameFile === undefined) return tasks[hashSeed(episodeId) % tasks.length]!;
@@ -38,7 +53,10 @@ function pickTask(split: string, gameFile: string | undefined, episodeId: string
     return tasks[i]!;
   }
   const task = tasks.find((t) => t.id === gameFile) ?? (gameFile.includes('/') && isSplit(gameFile.split('/')[0]!) ? splitTasks(gameFile.split('/')[0]!).find((t) => t.id === gameFile) : undefined);
-  if (!task) throw new HttpError(400, `unknown game_file "${gameFile}": use a task id such as "${tasks[0]!.id}" or an index 0–${tasks.length - 1}`);
+  if (!task) {
+    const paperHint = imported.size > 0 ? `, an imported game path (${imported.size} loaded)` : ' (paper game paths need imported games: diffworld env import alfworld)';
+    throw new HttpError(400, `unknown game_file "${gameFile}": use a task id such as "${tasks[0]!.id}", an index 0–${tasks.length - 1}${paperHint}`);
+  }
   return task;
 }
 
@@ -46,33 +64,35 @@ function pickTask(split: string, gameFile: string | undefined, episodeId: string
 export async function startAlfworldServer(opts: AlfworldServerOptions = {}): Promise<RunningServer> {
   const store = new EpisodeStore<Live>({ maxEpisodes: opts.maxEpisodes ?? 1024 });
   const maxSteps = opts.maxSteps ?? MAX_STEPS;
+  const imported = new Map((opts.games ?? []).map((g) => [paperGameKey(g.gameFile), g]));
+  registerGames(imported.values());
   return startJsonServer(
     async ({ method, path, body }) => {
       if (method === 'GET' && path === '/health') return { body: 'ok' };
       if (method === 'DELETE') {
-        const id = requireString(body, 'task_id');
-        if (!store.delete(id)) throw new HttpError(404, `no live episode "${id}"`);
-        return { body: { status: 'closed' } };
+        store.delete(requireString(body, 'task_id'));
+        return { body: json({ status: 'closed' }) };
       }
       if (method !== 'POST') throw new HttpError(405, `${method} ${path}: use POST /reset, POST /step or DELETE /close`);
       if (path === '/reset') {
         const id = requireString(body, 'task_id');
-        const task = pickTask(optionalString(body, 'split') ?? 'train', optionalString(body, 'game_file'), id);
+        const task = pickTask(optionalString(body, 'split') ?? 'train', optionalString(body, 'game_file'), id, imported);
         const env = new AlfworldEnv({ grammar: opts.grammar ?? 'current' });
         const obs = await env.reset(task);
         store.set(id, { env, steps: 0, done: false });
-        return { body: { obs: obs.text, admissible: obs.admissible, goal: obs.goal, gamefile: task.id } };
+        const gamefile = [...imported.values()].find((g) => g.task.id === task.id)?.gameFile ?? task.id;
+        return { body: json({ obs: obs.text, admissible: obs.admissible ?? [], goal: `${obs.goal ?? ''}.`, gamefile }) };
       }
       if (path === '/step') {
         const id = requireString(body, 'task_id');
-        const action = (body as Record<string, unknown>)['action'];
-        if (typeof action !== 'string') throw new HttpError(400, 'field "action" must be a string');
+        const action = optionalString(body, 'action') ?? '';
         const live = store.get(id);
-        if (live.done) throw new HttpError(409, `episode "${id}" is over (won or ${maxSteps} steps); call /reset`);
+        if (live.done && live.last !== undefined) return { body: new RawJson(live.last) };
         const r = await live.env.step(action);
         live.steps++;
         live.done = r.done || live.steps >= maxSteps;
-        return { body: { obs: r.observation.text, admissible: r.observation.admissible, won: r.info.won, done: live.done, score: r.info.score } };
+        live.last = pyJsonDumps({ obs: r.observation.text, admissible: r.observation.admissible ?? [], won: r.info.won, done: live.done, score: pyFloat(r.info.score) });
+        return { body: new RawJson(live.last) };
       }
       throw new HttpError(404, `unknown path ${path}: use /reset, /step or /close`);
     },

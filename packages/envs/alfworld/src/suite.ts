@@ -12,6 +12,7 @@ import { bakeScene } from './harness/scene-prompt.js';
 import { initialWorldModelPrompt } from './harness/wm-prompt.js';
 import { startAlfworldServer } from './server.js';
 import { SimulatedAlfworldEnv } from './simulated-env.js';
+import { readImportedGames } from './paper/games-file.js';
 import { SPLITS } from './world/tasks.js';
 import { NOTHING_HAPPENS, type Grammar } from './world/text.js';
 
@@ -44,5 +45,8 @@ export const alfworldSuite: AlfworldSuite = {
   reward: (trajectory: ChatMessage[], task: TaskRef) => alfworldReward(goalMeta(task), trajectory),
   parseAction: parseAlfworldAction,
   // The reference's ALFWorld server listens on 30003.
-  server: { defaultPort: 30003, start: (opts) => startAlfworldServer(opts) },
+  server: {
+    defaultPort: 30003,
+    start: async ({ gamesFile, ...opts }) => startAlfworldServer({ ...opts, ...(gamesFile ? { games: await readImportedGames(gamesFile) } : {}) }),
+  },
 };

@@ -1,6 +1,6 @@
 // The AppWorld EnvSuite: tasks by split, the real engine, the expert, the WM prompt, the local
 // responder, and a reward that is the paper's heuristic or the exact database tests.
-import { playExpertRecord, withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
+import { noImports, playExpertRecord, withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
 import { corpusRows } from './corpus.js';
 import { AppworldEnv } from './env.js';
 import { SimulatedAppworldEnv } from './simulated-env.js';
@@ -52,7 +52,7 @@ export function createAppworldSuite(opts: { reward?: RewardMode } = {}): EnvSuit
       if (mode === 'exact') return replayActions(task, trajectory.filter((m) => m.role === 'assistant').map((m) => m.content)).success ? 1 : 0;
       return heuristicReward(trajectory, task.variant.instruction, task.variant.answer === null ? null : String(task.variant.answer));
     },
-    server: { defaultPort: 30002, start: (serverOpts) => startAppworldServer(serverOpts) },
+    server: { defaultPort: 30002, start: ({ gamesFile, ...serverOpts }) => (gamesFile ? Promise.reject(noImports('appworld')) : startAppworldServer(serverOpts)) },
   };
   return suite;
 }

@@ -19,9 +19,14 @@ export interface JsonRequest {
   body: unknown;
 }
 
+/** A body already serialised as JSON (e.g. Python's json.dumps text, floats as `1.0`), sent as it is. */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 export interface JsonReply {
   status?: number;
-  /** Serialised with JSON.stringify unless it is already a string (sent as text/plain). */
+  /** Serialised with JSON.stringify unless it is a string (sent as text/plain) or RawJson (sent as it is). */
   body: unknown;
 }
 
@@ -99,7 +104,7 @@ async function readJsonBody(req: IncomingMessage, maxBody: number): Promise<unkn
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const isText = typeof body === 'string';
-  const payload = isText ? body : JSON.stringify(body);
+  const payload = isText ? body : body instanceof RawJson ? body.text : JSON.stringify(body);
   res.writeHead(status, { 'content-type': isText ? 'text/plain; charset=utf-8' : 'application/json', 'content-length': Buffer.byteLength(payload) });
   res.end(payload);
 }

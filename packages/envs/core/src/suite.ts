@@ -12,7 +12,7 @@ export class EnvSuiteError extends Error {
   override readonly name = 'EnvSuiteError';
   readonly badInput = true;
   constructor(
-    readonly code: 'unknown_env' | 'unknown_split',
+    readonly code: 'unknown_env' | 'unknown_split' | 'no_imports',
     message: string,
   ) {
     super(message);
@@ -53,6 +53,8 @@ export interface SimulatedEnvOptions {
 export interface ServerStartOptions {
   host: string;
   port: number;
+  /** A file of imported real games to serve too (ALFWorld: `diffworld env import alfworld` output). */
+  gamesFile?: string;
 }
 
 /** One per environment package: everything the trainer, the corpus builder, eval and the CLI need. */
@@ -97,6 +99,11 @@ export interface EnvSuite {
 export function checkSplit<S extends Split>(suite: { readonly name: string; readonly splits: readonly S[] }, split: string): S {
   if (!(suite.splits as readonly string[]).includes(split)) throw new EnvSuiteError('unknown_split', `unknown split "${split}" for ${suite.name}: one of ${suite.splits.join(', ')}`);
   return split as S;
+}
+
+/** The error of an env that has no imported real games (only ALFWorld imports the paper's rows). */
+export function noImports(env: string): EnvSuiteError {
+  return new EnvSuiteError('no_imports', `${env} has no imported games: only alfworld imports the paper's rows`);
 }
 
 /** Looks an env up in a name → suite table, or throws naming the valid envs. */

@@ -1,5 +1,5 @@
 // sciworldSuite: everything the trainer, the corpus builder, eval and the CLI need, behind env-core's EnvSuite.
-import { withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
+import { noImports, withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
 import { SCIWORLD_SPLITS } from './world/tasks/catalog.js';
 import { ENV_NAME, sciworldTasks } from './world/tasks/split-tasks.js';
 import { SciworldEnv } from './env.js';
@@ -44,5 +44,5 @@ export const sciworldSuite: EnvSuite = {
   reward: (trajectory: ChatMessage[], task: TaskRef) => sciworldReward(trajectory, task),
   parseAction: (completion: string) => parseSciworldAction(completion),
   // The reference's SciWorld server hard-codes 30003 (ALFWorld's port too); its clients use 30004.
-  server: { defaultPort: 30004, start: (opts) => startSciworldServer(opts) },
+  server: { defaultPort: 30004, start: ({ gamesFile, ...opts }) => (gamesFile ? Promise.reject(noImports('sciworld')) : startSciworldServer(opts)) },
 };

@@ -36,6 +36,8 @@ export class AlfworldGame {
   private readonly objByName = new Map<string, ObjectSpec>();
   /** Receptacle name, or HELD. Every object is in exactly one place. */
   private readonly where = new Map<string, string>();
+  /** Extra receptacles listing an object until it is first taken (ObjectSpec.alsoIn). */
+  private readonly alsoIn = new Map<string, ReadonlySet<string>>();
   private readonly state = new Map<string, ObjectState>();
   private readonly opened = new Set<string>();
   private location = MIDDLE;
@@ -45,10 +47,14 @@ export class AlfworldGame {
 
   constructor(readonly spec: GameSpec, opts: GameOptions = {}) {
     this.grammar = opts.grammar ?? 'current';
-    for (const r of spec.receptacles) this.recByName.set(r.name, r);
+    for (const r of spec.receptacles) {
+      this.recByName.set(r.name, r);
+      if (r.openable && r.open) this.opened.add(r.name);
+    }
     for (const o of spec.objects) {
       this.objByName.set(o.name, o);
       this.where.set(o.name, o.parent);
+      if (o.alsoIn?.length) this.alsoIn.set(o.name, new Set(o.alsoIn));
       this.state.set(o.name, { hot: false, cool: false, clean: false, sliced: false, on: false });
     }
   }
@@ -88,7 +94,7 @@ export class AlfworldGame {
   /** Objects inside a receptacle, in display order. */
   contents(receptacle: string): string[] {
     const out: ObjectSpec[] = [];
-    for (const o of this.spec.objects) if (this.where.get(o.name) === receptacle) out.push(o);
+    for (const o of this.spec.objects) if (this.where.get(o.name) === receptacle || this.alsoIn.get(o.name)?.has(receptacle)) out.push(o);
     return out.sort(byDisplayOrder).map((o) => o.name);
   }
 
@@ -183,6 +189,7 @@ export class AlfworldGame {
           if (!held && o.pickupable)
             cmds.set(COMMANDS.take(o.name, r.name), () => {
               this.where.set(o.name, HELD);
+              this.alsoIn.delete(o.name);
               this.held = o.name;
               return TEXT.take(o.name, r.name);
             });

@@ -7,8 +7,10 @@ export interface ReceptacleSpec {
   name: string;
   cls: string;
   num: number;
-  /** Whether this instance opens (some drawers do not). Closed at the start when it does. */
+  /** Whether this instance opens (some drawers do not). Closed at the start when it does, unless `open`. */
   openable: boolean;
+  /** An openable receptacle that starts open (real scenes have some: fridges, microwaves). */
+  open?: boolean;
   /** Index into `GameSpec.locations`; co-located receptacles share it. */
   loc: number;
 }
@@ -19,6 +21,12 @@ export interface ObjectSpec {
   num: number;
   /** Receptacle it starts in. */
   parent: string;
+  /**
+   * Further receptacles that list it at the start: real scenes state inReceptacle for an object and
+   * for what it sits in (a keychain in a safe on a dresser; a sink in a sink basin on a countertop).
+   * Taking it removes it from all of them.
+   */
+  alsoIn?: string[];
   pickupable: boolean;
   toggleable: boolean;
 }

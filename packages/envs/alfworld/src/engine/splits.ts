@@ -31,8 +31,23 @@ export function splitTasks(name: string): TaskRef[] {
   return out.map((t) => ({ ...t }));
 }
 
+// Games that no seed rebuilds (imported from the paper's rows), by task id. A TaskRef must resolve
+// from itself alone everywhere the suite takes one (expert, reward, prompts, envs), so imported
+// games are registered once per process and found here.
+const registered = new Map<string, GameSpec>();
+
+/** Makes games playable by TaskRef (their `task.id`); a later game with the same id replaces the earlier. */
+export function registerGames(games: Iterable<{ task: TaskRef; spec: GameSpec }>): void {
+  for (const g of games) {
+    registered.set(g.task.id, g.spec);
+    specCache.delete(cacheKey(g.task));
+  }
+}
+
 /** The game of a task; validates the TaskRef so a bad one fails with a message, not a stack. */
 export function gameForTask(task: TaskRef): GameSpec {
+  const imported = registered.get(task.id);
+  if (imported && task.env === ENV_NAME) return imported;
   if (task.env !== ENV_NAME) throw new TypeError(`[alfworld] task ${JSON.stringify(task.id)} belongs to env ${JSON.stringify(task.env)}, not alfworld`);
   if (!isTaskType(task.taskType)) throw new TypeError(`[alfworld] task ${JSON.stringify(task.id)}: unknown task type ${JSON.stringify(task.taskType)}; valid: ${TASK_TYPES.join(', ')}`);
   if (!Number.isInteger(task.seed)) throw new TypeError(`[alfworld] task ${JSON.stringify(task.id)}: seed must be an integer`);
@@ -45,8 +60,9 @@ export const MAX_STEPS = 50;
 // Generating a game takes well under a millisecond, but rewards and prompts are asked for per
 // rollout: keep the last few hundred.
 const specCache = new Map<string, GameSpec>();
+const cacheKey = (task: TaskRef) => `${task.split}|${task.taskType}|${task.seed}|${task.id}`;
 export function cachedGame(task: TaskRef): GameSpec {
-  const key = `${task.split}|${task.taskType}|${task.seed}|${task.id}`;
+  const key = cacheKey(task);
   let spec = specCache.get(key);
   if (!spec) {
     spec = gameForTask(task);

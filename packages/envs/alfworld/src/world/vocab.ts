@@ -112,7 +112,11 @@ export const SLICEABLE: ReadonlySet<ClassName> = new Set(['apple', 'bread', 'egg
 export const SHARP: ReadonlySet<ClassName> = new Set(['knife', 'butterknife']);
 
 /** Objects that show up in receptacle lists but can never be picked up (lamps, scenery). */
-export const FIXED_OBJECTS: ReadonlySet<ClassName> = new Set(['desklamp', 'floorlamp', 'houseplant', 'mirror', 'sink', 'bathtub', 'lightswitch', 'television']);
+export const FIXED_OBJECTS: ReadonlySet<ClassName> = new Set([
+  'desklamp', 'floorlamp', 'houseplant', 'mirror', 'sink', 'bathtub', 'lightswitch', 'television',
+  // Scenery the real scenes list inside receptacles (shared/reference §1.4).
+  'blinds', 'curtains', 'window', 'painting', 'poster', 'showerdoor', 'showerglass', 'chair', 'footstool', 'laundryhamperlid', 'stoveknob',
+]);
 
 /** Where lamps and scenery stand (they are objects inside receptacles, as in the game files). */
 export const FIXED_PLACEMENT: Readonly<Record<ClassName, readonly ClassName[]>> = {
