@@ -123,6 +123,12 @@ describe('diffworld env import / serve --games', () => {
       await server.close();
     }
     await expect(envSuite('sciworld').server.start({ host: '127.0.0.1', port: 0, gamesFile: out })).rejects.toThrow('sciworld has no imported games');
+    // eval agent plays the imported games of the split.
+    const evalOut = join(dir, 'eval');
+    const e = await runCli('eval', 'agent', '--env', 'alfworld', '--policy', 'expert', '--split', 'train', '--games', out, '--out', evalOut);
+    expect(e.code, e.err).toBe(0);
+    expect(e.out).toContain('alfworld/train expert: success 100.0% ');
+    expect(readFileSync(join(evalOut, 'episodes.jsonl'), 'utf8')).toContain(JSON.stringify(game!.task.id));
     expect(await runCli('env', 'import', 'sciworld', rows, '--out', out)).toMatchObject({ code: 2, err: expect.stringContaining('only alfworld imports') });
     writeFileSync(rows, '{"game_file": 3}\n');
     expect(await runCli('env', 'import', 'alfworld', rows, '--out', out)).toMatchObject({ code: 2, err: expect.stringContaining(`${rows}:1: game_file: expected a string`) });

@@ -24,6 +24,8 @@ Options:
   --workers N        worker threads for the expert and random policies (default 1); a remote
                      policy plays in the main thread, limited by --concurrency
   --limit N          play a seeded sample of N tasks of the split (default: all)
+  --games FILE       play the imported real games of FILE that belong to the split instead of the
+                     split's generated tasks (alfworld: \`diffworld env import alfworld\` output)
   --seed S           seed of the task sample and of the random policy (default 0)
   --model NAME       model name sent to the server (default "default")
   --temperature T    sampling temperature sent to the server (default 0)
@@ -66,6 +68,7 @@ const agentCommand: Command = {
     out: { type: 'string' },
     workers: { type: 'string' },
     limit: { type: 'string' },
+    games: { type: 'string' },
     seed: { type: 'string' },
     model: { type: 'string' },
     temperature: { type: 'string' },
@@ -99,6 +102,7 @@ const agentCommand: Command = {
       workers,
       seed,
       limit,
+      ...(stringOpt(args, 'games') === undefined ? {} : { gamesFile: stringOpt(args, 'games')! }),
       onProgress: (done, total) => {
         const now = performance.now();
         if (done < total && now - lastReport < 2000) return;

@@ -3,7 +3,7 @@ import { withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, 
 import { corpusRows, expertDemo, playedEpisodeRecord } from './corpus.js';
 import { runExpert } from './engine/expert.js';
 import { AlfworldGame } from './engine/game.js';
-import { ENV_NAME, MAX_STEPS, cachedGame, goalMeta, splitTasks } from './engine/splits.js';
+import { ENV_NAME, MAX_STEPS, cachedGame, goalMeta, registerGames, splitTasks } from './engine/splits.js';
 import { AlfworldEnv } from './env.js';
 import { AGENT_SYSTEM_PROMPT, formatUserTurn, parseAlfworldAction } from './harness/agent.js';
 import { localResponder } from './harness/responder.js';
@@ -45,6 +45,11 @@ export const alfworldSuite: AlfworldSuite = {
   reward: (trajectory: ChatMessage[], task: TaskRef) => alfworldReward(goalMeta(task), trajectory),
   parseAction: parseAlfworldAction,
   // The reference's ALFWorld server listens on 30003.
+  loadGames: async (file) => {
+    const games = await readImportedGames(file);
+    registerGames(games);
+    return games.map((g) => g.task);
+  },
   server: {
     defaultPort: 30003,
     start: async ({ gamesFile, ...opts }) => startAlfworldServer({ ...opts, ...(gamesFile ? { games: await readImportedGames(gamesFile) } : {}) }),

@@ -91,6 +91,12 @@ export interface EnvSuite {
   reward(trajectory: ChatMessage[], task: TaskRef): number;
   /** Turns a policy completion into the env's action string (or undefined when unparseable). */
   parseAction(completion: string): string | undefined;
+  /**
+   * Registers imported real games from a file (ALFWorld: `diffworld env import alfworld` output) so
+   * that every part of the suite plays them by TaskRef, and returns their tasks. Absent where an env
+   * imports none. Call it in every process (and worker thread) that plays them.
+   */
+  loadGames?(file: string): Promise<TaskRef[]>;
   /** The HTTP env server (the reference's reset/step/close protocol) and its default port. */
   readonly server: { readonly defaultPort: number; start(opts: ServerStartOptions): Promise<RunningServer> };
 }

@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importPaperRow, samplePaperRow, writeImportedGames } from '@diffworld/alfworld';
 import { describe, expect, it } from 'vitest';
 import { ENV_NAMES, envSuite } from './envs.js';
 import { expertPolicy, mapBatch, randomPolicy, type Policy } from './policy.js';
@@ -69,5 +73,26 @@ describe('evaluateAgent', () => {
     expect(positions).toEqual([...positions].sort((x, y) => x - y));
     expect(() => selectTasks('alfworld', 'dev', 2, 0)).toThrow(/unknown split "dev" for alfworld: one of train/);
     expect(() => selectTasks('nethack', 'train', 2, 0)).toThrow(/unknown environment "nethack"/);
+  });
+});
+
+describe('evaluateAgent on imported real games', () => {
+  it('plays the games of a games file that belong to the split, in the main thread and in workers', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eval-games-'));
+    const file = join(dir, 'games.jsonl');
+    const row = samplePaperRow();
+    const second = samplePaperRow({ game_file: row.game_file.replace('trial_T20190001_000000_000001', 'trial_T2') });
+    const other = samplePaperRow({ game_file: row.game_file.replace('trial_T20190001_000000_000001', 'trial_T3'), split: 'eval_in_distribution' });
+    writeImportedGames(file, [row, second, other].map((r) => importPaperRow(r)));
+    // Two train games, so that workers: 2 really plays them in the pool (which loads the file itself).
+    for (const workers of [1, 2]) {
+      const { records, summary } = await evaluateAgent({ env: 'alfworld', policy: expertPolicy(), split: 'train', gamesFile: file, workers });
+      expect(summary.workers).toBe(workers);
+      expect(records.map((r) => [r.task_id, r.won])).toEqual([row, second].map((r) => [importPaperRow(r).task.id, true]));
+      // The imported scene itself (a generated game under the same id would show another room).
+      for (const r of records) expect(r.messages[1]!.content).toBe(row.messages[1]!.content);
+    }
+    await expect(evaluateAgent({ env: 'alfworld', policy: expertPolicy(), split: 'eval_out_of_distribution', gamesFile: file })).rejects.toThrow('holds no eval_out_of_distribution games (its splits: train, eval_in_distribution)');
+    await expect(evaluateAgent({ env: 'sciworld', policy: expertPolicy(), split: 'dev', gamesFile: file })).rejects.toThrow('sciworld has no imported games');
   });
 });

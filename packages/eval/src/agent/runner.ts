@@ -2,7 +2,7 @@
 // type with Wilson 95% intervals. Local policies (expert, random) run in a piscina pool when
 // workers > 1; a remote policy stays in the main thread, where its own concurrency limit applies.
 import { Piscina } from 'piscina';
-import { Rng, summarizeEpisodes, type EpisodeRecord, type EpisodeSummary, type TaskRef } from '@diffworld/env-core';
+import { Rng, checkSplit, summarizeEpisodes, type EpisodeRecord, type EpisodeSummary, type TaskRef } from '@diffworld/env-core';
 import { EvalError } from '../errors.js';
 import { envSuite } from './envs.js';
 import { playEpisodes } from './episodes.js';
@@ -20,6 +20,8 @@ export interface EvaluateAgentOptions {
   seed?: number;
   /** Play this many tasks of the split (a seeded sample, kept in split order); all when unset. */
   limit?: number;
+  /** Play the imported real games of this file (`diffworld env import`) that belong to the split, instead of the split's generated tasks. */
+  gamesFile?: string;
   /** Episodes advanced in lockstep per policy batch. */
   batchSize?: number;
   onProgress?: (done: number, total: number, record: EpisodeRecord) => void;
@@ -43,13 +45,24 @@ export interface AgentEvaluation {
   summary: AgentSummary;
 }
 
-/** The split's tasks, or a seeded sample of `limit` of them in split order. */
-export function selectTasks(env: string, split: string, limit: number | undefined, seed: number): TaskRef[] {
-  const all = envSuite(env).tasks(split);
+/** The split's tasks (or the given ones, e.g. imported games), or a seeded sample of `limit` of them in order. */
+export function selectTasks(env: string, split: string, limit: number | undefined, seed: number, from?: readonly TaskRef[]): TaskRef[] {
+  const all = from ? [...from] : envSuite(env).tasks(split);
   if (limit === undefined || limit >= all.length) return all;
   if (!Number.isInteger(limit) || limit < 1) throw new EvalError('bad_option', `limit must be a positive integer, got ${limit}`, 'evaluateAgent');
   const picked = new Rng(seed).fork(`${env}|${split}`).sample(all.map((_, i) => i), limit);
   return picked.sort((a, b) => a - b).map((i) => all[i]!);
+}
+
+/** The imported games of a file that belong to `split` (registered in this thread). */
+async function importedTasks(env: string, split: string, file: string): Promise<TaskRef[]> {
+  const suite = envSuite(env);
+  checkSplit(suite, split);
+  if (!suite.loadGames) throw new EvalError('bad_option', `${env} has no imported games: only alfworld imports the paper's rows`, 'evaluateAgent');
+  const all = await suite.loadGames(file);
+  const tasks = all.filter((t) => t.split === split);
+  if (tasks.length === 0) throw new EvalError('bad_option', `${file} holds no ${split} games (its splits: ${[...new Set(all.map((t) => t.split))].join(', ') || 'none'})`, 'evaluateAgent');
+  return tasks;
 }
 
 export function summarizeByTaskType(records: readonly EpisodeRecord[]): Record<string, EpisodeSummary> {
@@ -80,7 +93,7 @@ async function playInPool(opts: EvaluateAgentOptions, tasks: TaskRef[], workers:
   try {
     const jobs: Promise<void>[] = [];
     for (let start = 0; start < tasks.length; start += chunkSize) {
-      const chunk: EpisodeChunk = { env: opts.env, tasks: tasks.slice(start, start + chunkSize), policy: spec, batchSize };
+      const chunk: EpisodeChunk = { env: opts.env, tasks: tasks.slice(start, start + chunkSize), policy: spec, batchSize, ...(opts.gamesFile === undefined ? {} : { gamesFile: opts.gamesFile }) };
       jobs.push(
         pool.run(chunk).then((rs) => {
           rs.forEach((r, i) => {
@@ -102,7 +115,7 @@ export async function evaluateAgent(opts: EvaluateAgentOptions): Promise<AgentEv
   const workers = opts.workers ?? 1;
   if (!Number.isInteger(workers) || workers < 1) throw new EvalError('bad_option', `workers must be a positive integer, got ${workers}`, 'evaluateAgent');
   const batchSize = opts.batchSize ?? 16;
-  const tasks = selectTasks(opts.env, opts.split, opts.limit, seed);
+  const tasks = selectTasks(opts.env, opts.split, opts.limit, seed, opts.gamesFile === undefined ? undefined : await importedTasks(opts.env, opts.split, opts.gamesFile));
   const usePool = workers > 1 && opts.policy.workerSpec !== undefined && tasks.length > 1;
   const t0 = performance.now();
   let done = 0;

@@ -1,5 +1,6 @@
 // What a pool worker runs: a chunk of episodes with a policy rebuilt from its spec.
 import type { EpisodeRecord, TaskRef } from '@diffworld/env-core';
+import { envSuite } from './envs.js';
 import { playEpisodes } from './episodes.js';
 import { localPolicy, type LocalPolicySpec } from './policy.js';
 
@@ -8,8 +9,17 @@ export interface EpisodeChunk {
   tasks: TaskRef[];
   policy: LocalPolicySpec;
   batchSize: number;
+  /** Imported games the tasks come from: registered in this worker once before it plays them. */
+  gamesFile?: string;
 }
 
-export function playChunk(chunk: EpisodeChunk): Promise<EpisodeRecord[]> {
+const loaded = new Set<string>();
+
+export async function playChunk(chunk: EpisodeChunk): Promise<EpisodeRecord[]> {
+  const key = `${chunk.env}|${chunk.gamesFile}`;
+  if (chunk.gamesFile !== undefined && !loaded.has(key)) {
+    await envSuite(chunk.env).loadGames?.(chunk.gamesFile);
+    loaded.add(key);
+  }
   return playEpisodes(chunk.env, chunk.tasks, localPolicy(chunk.policy), { batchSize: chunk.batchSize });
 }
