@@ -5,7 +5,7 @@ export {
 } from './token.js';
 export { selectUnmask, transferSchedule, UNMASKING_STRATEGIES, type UnmaskingStrategy } from './unmasking.js';
 export type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel } from './model.js';
-export { cutAtStop, type Anchor, type SampleRequest, type SampleResult, type SampleStats } from './request.js';
+export { cutAtStop, leftPadToBlock, type Anchor, type SampleRequest, type SampleResult, type SampleStats } from './request.js';
 export { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffusion.js';
 export { sampleAutoregressive, type AutoregressiveOptions } from './autoregressive.js';
 export { sampleLlada, type LladaOptions } from './llada.js';

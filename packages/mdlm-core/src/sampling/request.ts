@@ -79,3 +79,14 @@ export function cutAtStop(tokens: readonly number[], stopIds: ReadonlySet<number
   const i = tokens.findIndex((t) => stopIds.has(t));
   return i < 0 ? { tokens: [...tokens], stopped: false } : { tokens: tokens.slice(0, i), stopped: true };
 }
+
+/**
+ * The paper's batched eval_generate.py prompt layout for one request: the prompt left-padded with
+ * `padId` to a multiple of the block length (pads are visible to attention and positions start at
+ * the first pad there). Feed the result as the prompt to reproduce it for a batch of one.
+ */
+export function leftPadToBlock(prompt: readonly number[], blockLength: number, padId: number): number[] {
+  checkPositiveInt(blockLength, 'blockLength', 'leftPadToBlock');
+  const pad = (blockLength - (prompt.length % blockLength)) % blockLength;
+  return [...new Array<number>(pad).fill(padId), ...prompt];
+}

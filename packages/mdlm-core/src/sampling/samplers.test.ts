@@ -7,7 +7,7 @@ import { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffus
 import { SamplingError } from './errors.js';
 import { FakeBidirectionalModel, FakeBlockModel, FakeCausalModel } from './fake-models.js';
 import { sampleLlada } from './llada.js';
-import type { SampleRequest } from './request.js';
+import { leftPadToBlock, type SampleRequest } from './request.js';
 import { selectUnmask, transferSchedule } from './unmasking.js';
 
 const V = 16, MASK = 15, B = 4;
@@ -111,6 +111,19 @@ describe('block diffusion (fake block-causal model)', () => {
       expect(r.tokens.slice(2, 5)).toEqual([11, 12, 13]);
       expect(r.tokens[17]).toBe(14);
     }
+  });
+
+  it("leftPadToBlock reproduces the reference's batched layout: whole prompt blocks, no prompt tail in the first block", async () => {
+    expect(leftPadToBlock([5, 6, 7, 8, 9], 4, 0)).toEqual([0, 0, 0, 5, 6, 7, 8, 9]);
+    expect(leftPadToBlock([5, 6, 7, 8], 4, 0)).toEqual([5, 6, 7, 8]);
+    const m = new FakeBlockModel(V, B);
+    const o = { ...base, mergeCommit: false, unmasking: 'sequential' as const };
+    const [padded] = await sampleBlockDiffusion(m, [{ prompt: leftPadToBlock([5, 6, 7, 8, 9], B, 0), seed: 1 }], o);
+    const [plain] = await sampleBlockDiffusion(m, [{ prompt: [5, 6, 7, 8, 9], seed: 1 }], o);
+    expect(padded!.tokens).toHaveLength(13);
+    // Padded: commit 2 prompt blocks (1 pass) + 4 blocks × 4 steps + 3 block commits = 20.
+    // Plain: commit 1 prompt block + (3 + 4 + 4 + 4) steps (the first block holds the prompt tail) + 3 commits = 19.
+    expect([padded!.stats.forwards, plain!.stats.forwards]).toEqual([20, 19]);
   });
 
   it('rejects bad options and anchors with typed errors', async () => {
