@@ -13,6 +13,7 @@ export const COMMAND_MODULES = {
   evalAgent: async () => (await import('./eval-agent.js')).EVAL_AGENT_COMMANDS,
   doctor: async () => (await import('./doctor.js')).DOCTOR_COMMANDS,
   tokenizer: async () => (await import('./tokenizer.js')).TOKENIZER_COMMANDS,
+  wm: async () => (await import('./wm.js')).WM_COMMANDS,
 } satisfies Record<string, () => Promise<readonly Command[]>>;
 
 export interface CommandEntry {
@@ -35,6 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { path: ['env', 'import'], module: 'env', summary: "turn the paper's ALFWorld rows into games our engine plays (for env serve --games)" },
   { path: ['eval', 'score'], module: 'eval', summary: 'score predictions vs references (exact/semantic match, ROUGE-L, BLEU, diversity, MAUVE)' },
   { path: ['eval', 'agent'], module: 'evalAgent', summary: 'evaluate a policy (expert | random | OpenAI-compatible URL) on an env split; report with charts' },
+  { path: ['wm', 'train'], module: 'wm', summary: 'train an MDLM / block-diffusion (SDAR) / AR world model on chat rows; resumable' },
   { path: ['doctor'], module: 'doctor', summary: 'check Node/ONNX Runtime, which execution providers work here, and their MatMul GFLOP/s' },
   { path: ['tokenizer', 'train'], module: 'tokenizer', summary: 'train a byte-level BPE tokenizer.json on chat rows or text files' },
   { path: ['tokenizer', 'encode'], module: 'tokenizer', summary: 'print the ids and pieces of a text' },

@@ -1,0 +1,139 @@
+// `diffworld wm train` (issue 11): train a masked-diffusion (mdlm | bd3) or autoregressive world
+// model on chat rows, from scratch or from a Hugging Face checkpoint, into a resumable run directory.
+import { readFileSync } from 'node:fs';
+import { type TrainConfig, TrainConfigError, TrainError, resolveTrainConfig, trainWorldModel, ConfigError, CheckpointError, type ProviderName, PROVIDERS } from '@diffworld/mdlm-core';
+import { Tokenizer } from '@diffworld/tokenizer';
+import { EXIT, UsageError, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
+
+/** Command-line flags that override the config file, and the config keys they set. */
+const OVERRIDES: readonly { flag: string; key: keyof TrainConfig; kind: 'int' | 'number' | 'string' }[] = [
+  { flag: 'objective', key: 'objective', kind: 'string' },
+  { flag: 'steps', key: 'steps', kind: 'int' },
+  { flag: 'batch-size', key: 'batchSize', kind: 'int' },
+  { flag: 'grad-accum', key: 'gradAccum', kind: 'int' },
+  { flag: 'seq-length', key: 'seqLength', kind: 'int' },
+  { flag: 'block-length', key: 'blockLength', kind: 'int' },
+  { flag: 'lr', key: 'lr', kind: 'number' },
+  { flag: 'schedule', key: 'schedule', kind: 'string' },
+  { flag: 'seed', key: 'seed', kind: 'int' },
+  { flag: 'eval-every', key: 'evalEvery', kind: 'int' },
+  { flag: 'save-every', key: 'saveEvery', kind: 'int' },
+  { flag: 'keep-last', key: 'keepLast', kind: 'int' },
+  { flag: 'log-every', key: 'logEvery', kind: 'int' },
+  { flag: 'save-dtype', key: 'saveDtype', kind: 'string' },
+];
+
+function overrides(args: ParsedArgs): Partial<TrainConfig> {
+  const out: Record<string, unknown> = {};
+  for (const o of OVERRIDES) {
+    const v = stringOpt(args, o.flag);
+    if (v === undefined) continue;
+    if (o.kind === 'string') out[o.key] = v;
+    else {
+      const n = Number(v);
+      if (!Number.isFinite(n) || (o.kind === 'int' && !Number.isInteger(n))) throw new UsageError(`--${o.flag} must be ${o.kind === 'int' ? 'an integer' : 'a number'}, got "${v}"`);
+      out[o.key] = n;
+    }
+  }
+  return out as Partial<TrainConfig>;
+}
+
+function readJson(path: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${what} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new UsageError(`${what} ${path}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+const train: Command = {
+  path: ['wm', 'train'],
+  summary: 'train an MDLM / block-diffusion (SDAR) / AR world model on chat rows; resumable',
+  help: [
+    'Usage: diffworld wm train --data FILE [--data FILE …] --tokenizer tokenizer.json --out DIR',
+    '                          [--objective bd3|mdlm|ar] [--config train.json] [--init HF_DIR] [--resume]',
+    '',
+    'Trains a world model p(observation | grounded prompt, history, action) on chat rows (.jsonl or',
+    '.parquet, {"messages": [...]}): every message but the last is the clean prompt, the last one is the',
+    'target. Objectives: bd3 = SDAR-style block diffusion (the [x_t ; x_0] layout, block length 4),',
+    'mdlm = plain masked diffusion, ar = next-token baseline of the same architecture. Examples are',
+    'packed into rows of --seq-length tokens; longer rows are dropped and counted, never cut.',
+    '',
+    'The run directory holds train_config.json, metrics.jsonl (loss, grad norm, lr, eval loss, tok/s),',
+    'checkpoint-NNNNNN/ every --save-every steps (the last --keep-last kept; Hugging Face layout plus',
+    'optimizer.safetensors and trainer_state.json) and model/ at the end. --resume continues from the',
+    'last complete checkpoint and reaches the same weights as an uninterrupted run.',
+    '',
+    'Options:',
+    '  --data FILE         training rows (repeatable)',
+    '  --eval-data FILE    held-out rows (repeatable; default: a seeded share of --data, evalFraction)',
+    '  --tokenizer PATH    tokenizer.json (needs <|mask|> for diffusion objectives)',
+    '  --out DIR           run directory',
+    '  --config PATH       JSON settings (keys: objective, model, seed, seqLength, blockLength, batchSize,',
+    '                      gradAccum, steps, lr, schedule, warmupRatio, minLrRatio, weightDecay, clipNorm,',
+    '                      evalEvery, evalBatches, evalFraction, saveEvery, keepLast, logEvery, saveDtype);',
+    '                      "model" is a Hugging Face config.json object (LLaMA, Mistral, Qwen2, Qwen3)',
+    '  --init DIR          start from a Hugging Face checkpoint directory instead of random weights',
+    '  --resume            continue the run in --out',
+    '  --provider NAME     cuda | webgpu | cpu (default: the first that works, in that order)',
+    '  --objective, --steps, --batch-size, --grad-accum, --seq-length, --block-length, --lr,',
+    '  --schedule constant|constant_with_warmup|cosine, --seed, --eval-every, --save-every,',
+    '  --keep-last, --log-every, --save-dtype float32|bfloat16      override the config file',
+    '',
+    'Examples:',
+    '  diffworld wm train --config apps/cli/configs/train-wm.tiny.json --data test-data/wm/alfworld-train.jsonl \\',
+    '    --tokenizer test-data/wm/tokenizer.json --out /tmp/wm-bd3',
+    '  diffworld wm train --objective ar --steps 300 --data rows.parquet --tokenizer tok.json --out /tmp/wm-ar',
+    '  diffworld wm train --resume --config train.json --data rows.parquet --tokenizer tok.json --out /tmp/wm-ar',
+  ].join('\n'),
+  options: {
+    data: { type: 'string', multiple: true },
+    'eval-data': { type: 'string', multiple: true },
+    tokenizer: { type: 'string' },
+    out: { type: 'string' },
+    config: { type: 'string' },
+    init: { type: 'string' },
+    resume: { type: 'boolean' },
+    provider: { type: 'string' },
+    ...Object.fromEntries(OVERRIDES.map((o) => [o.flag, { type: 'string' as const }])),
+  },
+  async run(args, io) {
+    const data = (args.values['data'] as string[] | undefined) ?? [];
+    if (data.length === 0) throw new UsageError('--data is required (one or more .jsonl/.parquet files of chat rows)');
+    const tokPath = requiredString(args, 'tokenizer');
+    const out = requiredString(args, 'out');
+    const provider = stringOpt(args, 'provider');
+    if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got "${provider}"`);
+    const configPath = stringOpt(args, 'config');
+    let config: TrainConfig;
+    try {
+      config = resolveTrainConfig(configPath ? readJson(configPath, '--config') : undefined, overrides(args), configPath ?? 'train config');
+    } catch (e) {
+      if (e instanceof TrainConfigError) throw new UsageError(e.message);
+      throw e;
+    }
+    const tokenizerJson = readFileSync(tokPath, 'utf8');
+    const tokenizer = Tokenizer.fromJson(readJson(tokPath, '--tokenizer'), tokPath);
+    const init = stringOpt(args, 'init');
+    try {
+      const s = await trainWorldModel({
+        config, data, evalData: (args.values['eval-data'] as string[] | undefined) ?? [], tokenizer, tokenizerJson, out,
+        ...(init ? { init } : {}), resume: args.values['resume'] === true, ...(provider ? { provider: provider as ProviderName } : {}),
+        log: (line) => io.err(line),
+      });
+      io.out(`${s.modelDir}: ${config.objective} world model after ${s.steps} steps — loss ${s.finalLoss.toFixed(4)}${s.evalLoss !== undefined ? `, eval loss ${s.evalLoss.toFixed(4)}` : ''}; ${s.examples.train} train / ${s.examples.eval} eval examples (${s.examples.dropped.too_long} too long, ${s.examples.dropped.no_target} without a target dropped); ${Math.round(s.tokensPerSecond)} tok/s on ${s.provider}`);
+      return EXIT.ok;
+    } catch (e) {
+      if (e instanceof TrainError || e instanceof ConfigError || e instanceof CheckpointError) throw new UsageError(e.message);
+      throw e;
+    }
+  },
+};
+
+export const WM_COMMANDS: readonly Command[] = [train];

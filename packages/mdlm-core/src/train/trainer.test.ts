@@ -1,0 +1,82 @@
+// The trainer end to end: held-out loss, checkpoints kept-last-K, a loadable Hugging Face model
+// directory, and a run killed with SIGKILL at random moments resuming to the same final weights.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Rng } from '@diffworld/dataset';
+import { describe, expect, it } from 'vitest';
+import { loadCheckpoint } from '../checkpoint/index.js';
+import { resolveTrainConfig } from './config.js';
+import { MODEL, TOKENIZER, tok, tokenizerJson, transitions } from './testing/fixtures.js';
+import { trainWorldModel } from './trainer.js';
+
+describe('trainWorldModel', () => {
+  it('logs held-out loss, keeps the last K checkpoints, refuses to overwrite a run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wm-eval-'));
+    const data = join(dir, 'rows.jsonl');
+    transitions(data);
+    const config = resolveTrainConfig({ objective: 'bd3', model: MODEL, seqLength: 64, batchSize: 4, steps: 12, evalFraction: 0.25, evalEvery: 4, evalBatches: 2, saveEvery: 3, keepLast: 2, logEvery: 4 });
+    const out = join(dir, 'run');
+    const s = await trainWorldModel({ config, data: [data], tokenizer: tok, tokenizerJson, out, provider: 'cpu' });
+    expect(s.examples.eval).toBeGreaterThan(0);
+    expect(s.examples.train + s.examples.eval).toBe(32);
+    const evals = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { step: number; eval_loss?: number }).filter((m) => m.eval_loss !== undefined);
+    expect(evals.map((m) => m.step)).toEqual([4, 8, 12]);
+    expect(existsSync(join(out, 'checkpoint-000009'))).toBe(true);
+    expect(existsSync(join(out, 'checkpoint-000012'))).toBe(true);
+    expect(existsSync(join(out, 'checkpoint-000006'))).toBe(false);
+    const ck = await loadCheckpoint(join(out, 'model'));
+    expect(ck.config['architectures']).toEqual(['LlamaForCausalLM']);
+    expect(ck.tokenizerJson).toBe(tokenizerJson);
+    expect(ck.optimizer).toBeUndefined();
+    await expect(trainWorldModel({ config, data: [data], tokenizer: tok, tokenizerJson, out, provider: 'cpu' })).rejects.toThrow('already holds a run');
+    await expect(trainWorldModel({ config: { ...config, lr: 0.5 }, data: [data], tokenizer: tok, tokenizerJson, out, provider: 'cpu', resume: true })).rejects.toThrow('settings differ from the run');
+  }, 60_000);
+
+  it('a run killed with SIGKILL at random moments resumes to the same final weights, bit for bit', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wm-kill-'));
+    const data = join(dir, 'rows.jsonl');
+    transitions(data);
+    const config = { objective: 'bd3', model: MODEL, seqLength: 64, batchSize: 4, gradAccum: 2, steps: 30, evalFraction: 0.2, evalEvery: 10, saveEvery: 2, keepLast: 2, logEvery: 1 };
+    const child = (out: string, resume: boolean, killAfterMs?: number) =>
+      new Promise<{ code: number | null; killed: boolean; output: string }>((resolve, reject) => {
+        const p = spawn(process.execPath, ['--conditions=@diffworld/source', '--import', 'tsx', new URL('./testing/train-child.ts', import.meta.url).pathname, JSON.stringify({ config, data: [data], tokenizer: TOKENIZER, out, resume })], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let output = '', killed = false, timer: NodeJS.Timeout | undefined;
+        p.stdout.on('data', (d: Buffer) => {
+          output += d.toString();
+          if (killAfterMs !== undefined && !timer && output.includes('step ')) timer = setTimeout(() => ((killed = p.kill('SIGKILL')), undefined), killAfterMs);
+        });
+        p.stderr.on('data', (d: Buffer) => (output += d.toString()));
+        p.on('error', reject);
+        p.on('close', (code) => {
+          clearTimeout(timer);
+          resolve({ code, killed, output });
+        });
+      });
+    const whole = await child(join(dir, 'whole'), false);
+    expect(whole.code, whole.output).toBe(0);
+    const seed = Date.now() % 100_000;
+    const r = new Rng(seed);
+    const out = join(dir, 'killed');
+    let kills = 0, runs = 0, done = false;
+    while (!done && runs < 12) {
+      const killAt = kills < 4 ? r.int(50, 1500) : undefined; // four kills, then let it finish
+      const res = await child(out, runs > 0, killAt);
+      runs++;
+      if (res.killed) kills++;
+      else {
+        expect(res.code, `seed ${seed}: ${res.output}`).toBe(0);
+        done = res.output.includes('done');
+      }
+    }
+    expect(done).toBe(true);
+    expect(kills, `seed ${seed}`).toBeGreaterThanOrEqual(3);
+    const a = readFileSync(join(dir, 'whole', 'model', 'model.safetensors'));
+    const b = readFileSync(join(out, 'model', 'model.safetensors'));
+    expect(b.equals(a), `seed ${seed}: final weights differ after ${kills} kills`).toBe(true);
+    const steps = (p: string) => readFileSync(join(p, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { step: number }).step);
+    expect(steps(out)).toEqual(steps(join(dir, 'whole')));
+  }, 240_000);
+});
+

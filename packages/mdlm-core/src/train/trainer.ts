@@ -1,0 +1,306 @@
+// The world-model trainer: chat rows → packed batches → training steps, with held-out loss,
+// checkpoints every N steps (kept-last-K), exact resume, a metrics JSONL and a progress line.
+// A run is a directory:
+//   train_config.json      the resolved settings (checked again on --resume)
+//   metrics.jsonl          one line per logged step / eval
+//   checkpoint-000050/     HF directory + optimizer.safetensors + trainer_state.json
+//   model/                 the final model (HF directory, loadable by transformers)
+// Batch k and the noise of micro-batch k are pure functions of (data, seed, k), and checkpoints
+// keep float32 parameters and moments, so a killed run resumes to the same final weights, bit for bit.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Rng, contentHash, readRows, writeFileAtomic } from '@diffworld/dataset';
+import type { Tokenizer } from '@diffworld/tokenizer';
+import { type TensorInput, checkpointDirName, latestCheckpoint, loadCheckpoint, pruneCheckpoints, saveCheckpoint, sweepStaleTemp } from '../checkpoint/index.js';
+import { type ModelConfig, parseHfConfig, toHfConfig } from '../nn/config.js';
+import { transformerParams } from '../nn/transformer.js';
+import { type Schedule, constant, constantWithWarmup, cosineWithWarmup } from '../optim/index.js';
+import type { ProviderName } from '../runtime/index.js';
+import { type TrainConfig, resumeMismatches } from './config.js';
+import { BatchPlan, type DropReason, type TrainExample, chatExample, materialize } from './data.js';
+import { type ObjectiveSpec, objectiveFeeds, objectiveStepSpec } from './objective.js';
+import { StepRunner } from './runner.js';
+import { stepNames } from './step.js';
+
+export interface TrainRunOptions {
+  config: TrainConfig;
+  /** Chat-row files (.jsonl / .parquet). */
+  data: readonly string[];
+  evalData?: readonly string[];
+  tokenizer: Tokenizer;
+  /** The tokenizer.json text, copied into every checkpoint. */
+  tokenizerJson: string;
+  out: string;
+  /** Start from this HF checkpoint directory instead of random weights. */
+  init?: string;
+  resume?: boolean;
+  provider?: ProviderName;
+  /** Progress lines (stderr in the CLI). */
+  log?: (line: string) => void;
+  /** Stop after this optimizer step (tests; the run stays resumable). */
+  stopAfter?: number;
+}
+
+export interface TrainSummary {
+  steps: number;
+  finalLoss: number;
+  evalLoss: number | undefined;
+  examples: { train: number; eval: number; dropped: Record<DropReason, number>; skippedRows: number };
+  tokensPerSecond: number;
+  provider: ProviderName;
+  modelDir: string;
+}
+
+export class TrainError extends Error {
+  override readonly name = 'TrainError';
+}
+
+interface Corpus {
+  train: TrainExample[];
+  eval: TrainExample[];
+  dropped: Record<DropReason, number>;
+  skippedRows: number;
+}
+
+async function loadExamples(files: readonly string[], tok: Tokenizer, cfg: TrainConfig, eosId: number, sink: Corpus, route: (key: string) => 'train' | 'eval'): Promise<void> {
+  for (const file of files) {
+    const rows = readRows(file, { policy: 'skip' });
+    for await (const row of rows) {
+      const ex = chatExample(tok, row.messages, { objective: cfg.objective, blockLength: cfg.blockLength, maxLength: cfg.seqLength, eosId });
+      if (typeof ex === 'string') sink.dropped[ex]++;
+      else sink[route(contentHash(row))].push(ex);
+    }
+    sink.skippedRows += rows.report.skipped;
+  }
+}
+
+function scheduleOf(c: TrainConfig): Schedule {
+  const warmup = Math.round(c.warmupRatio * c.steps);
+  switch (c.schedule) {
+    case 'constant':
+      return constant(c.lr);
+    case 'constant_with_warmup':
+      return constantWithWarmup(c.lr, warmup);
+    case 'cosine':
+      return cosineWithWarmup({ lr: c.lr, warmup: Math.min(warmup, c.steps - 1), total: c.steps, minLr: c.lr * c.minLrRatio });
+  }
+}
+
+/** N(0, 0.02²) weights (transformers' initializer_range), ones for norms, zeros for biases; seeded per parameter. */
+export function initialWeights(model: ModelConfig, seed: number): Record<string, Float32Array> {
+  const out: Record<string, Float32Array> = {};
+  const root = new Rng(seed);
+  for (const p of transformerParams(model)) {
+    const n = p.shape.reduce((a, b) => a * b, 1);
+    if (p.name.endsWith('norm.weight')) out[p.name] = new Float32Array(n).fill(1);
+    else if (p.name.endsWith('.bias')) out[p.name] = new Float32Array(n);
+    else {
+      const r = root.fork(p.name);
+      const a = new Float32Array(n);
+      for (let i = 0; i < n; i += 2) {
+        const u = 1 - r.float(), v = r.float(); // Box–Muller
+        const m = 0.02 * Math.sqrt(-2 * Math.log(u));
+        a[i] = m * Math.cos(2 * Math.PI * v);
+        if (i + 1 < n) a[i + 1] = m * Math.sin(2 * Math.PI * v);
+      }
+      out[p.name] = a;
+    }
+  }
+  return out;
+}
+
+const fmtTime = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)}h ${Math.round((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m ${Math.round(s % 60)}s` : `${s.toFixed(0)}s`);
+
+export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary> {
+  const cfg = o.config;
+  const log = o.log ?? (() => {});
+  const tok = o.tokenizer;
+  const eosId = tok.tokenToId('<|endoftext|>') ?? tok.tokenToId('<|im_end|>');
+  if (eosId === undefined) throw new TrainError('the tokenizer has neither <|endoftext|> nor <|im_end|> (needed as EOS padding)');
+  const maskId = tok.maskId;
+  if (cfg.objective !== 'ar' && maskId === undefined) throw new TrainError(`objective ${cfg.objective} needs a mask token in the tokenizer (<|mask|>, <|MASK|>, [MASK] or <mask>)`);
+  const padId = tok.padId ?? eosId;
+
+  // --- the run directory: new, or resumed
+  const configPath = join(o.out, 'train_config.json');
+  await mkdir(o.out, { recursive: true });
+  await sweepStaleTemp(o.out); // temp dirs of a writer killed mid-checkpoint
+  let resumeFrom: string | undefined;
+  if (o.resume) {
+    if (!existsSync(configPath)) throw new TrainError(`--resume: ${o.out} holds no run (no train_config.json)`);
+    const saved = JSON.parse(await readFile(configPath, 'utf8')) as { config: TrainConfig; init?: string };
+    const diff = resumeMismatches(saved.config, cfg);
+    if (diff.length) throw new TrainError(`--resume: settings differ from the run in ${o.out}: ${diff.join(', ')}`);
+    resumeFrom = (await latestCheckpoint(o.out))?.path;
+  } else if (existsSync(configPath)) {
+    throw new TrainError(`${o.out} already holds a run; pass --resume to continue it or choose another --out`);
+  }
+  if (!resumeFrom) await writeFileAtomic(configPath, `${JSON.stringify({ config: cfg, init: o.init ?? null }, null, 2)}\n`);
+
+  // --- the model
+  let model: ModelConfig;
+  let init: Record<string, Float32Array>;
+  let moments: Record<string, Float32Array> | undefined;
+  let startStep = 1;
+  let tokensSeen = 0;
+  if (resumeFrom) {
+    const ck = await loadCheckpoint(resumeFrom);
+    model = parseHfConfig(ck.config, join(resumeFrom, 'config.json'));
+    init = tensorsToArrays(ck.weights);
+    if (!ck.optimizer || !ck.trainerState) throw new TrainError(`${resumeFrom} has no optimizer state or trainer_state.json; it cannot be resumed`);
+    moments = tensorsToArrays(ck.optimizer);
+    const state = ck.trainerState as { step: number; tokens_seen: number };
+    startStep = state.step + 1;
+    tokensSeen = state.tokens_seen;
+    log(`resuming ${o.out} from ${resumeFrom} (step ${state.step})`);
+  } else if (o.init) {
+    const ck = await loadCheckpoint(o.init);
+    model = parseHfConfig(ck.config, join(o.init, 'config.json'));
+    init = tensorsToArrays(ck.weights);
+  } else {
+    model = parseHfConfig({ vocab_size: tok.vocabSize, ...cfg.model }, 'train config "model"');
+    init = initialWeights(model, cfg.seed);
+  }
+  if (model.vocabSize < tok.vocabSize) throw new TrainError(`the model's vocabulary (${model.vocabSize}) is smaller than the tokenizer's (${tok.vocabSize})`);
+  if (cfg.seqLength > model.maxPositions) throw new TrainError(`seqLength ${cfg.seqLength} exceeds the model's max_position_embeddings ${model.maxPositions}`);
+
+  // --- the data
+  const corpus: Corpus = { train: [], eval: [], dropped: { too_long: 0, no_target: 0 }, skippedRows: 0 };
+  const holdOut = o.evalData?.length ? () => 'train' as const : (key: string) => (cfg.evalFraction > 0 && (Number.parseInt(key.slice(0, 8), 16) / 2 ** 32) < cfg.evalFraction ? 'eval' as const : 'train' as const);
+  await loadExamples(o.data, tok, cfg, eosId, corpus, holdOut);
+  if (o.evalData?.length) await loadExamples(o.evalData, tok, cfg, eosId, corpus, () => 'eval');
+  if (corpus.train.length === 0) throw new TrainError(`no training examples in ${o.data.join(', ')} (dropped: ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without an assistant last message)`);
+  log(`data: ${corpus.train.length} train / ${corpus.eval.length} eval examples; dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target; ${corpus.skippedRows} malformed rows skipped`);
+
+  const spec: ObjectiveSpec = { objective: cfg.objective, model, batch: cfg.batchSize, length: cfg.seqLength, blockLength: cfg.blockLength, maskId: maskId ?? 0 };
+  const stepSpec = objectiveStepSpec(spec, { optimizer: { weightDecay: cfg.weightDecay }, clipNorm: cfg.clipNorm });
+  const plan = new BatchPlan(corpus.train.map((e) => e.ids.length), cfg.seqLength, cfg.batchSize, cfg.seed);
+  const evalPlan = corpus.eval.length ? new BatchPlan(corpus.eval.map((e) => e.ids.length), cfg.seqLength, cfg.batchSize, cfg.seed) : undefined;
+  const evalCount = evalPlan ? Math.min(cfg.evalBatches, evalPlan.batchesPerEpoch) : 0;
+  const seedRng = new Rng(cfg.seed);
+
+  const provider = o.provider;
+  const runner = await StepRunner.create(stepSpec, init, { ...(provider ? { provider } : {}), schedule: scheduleOf(cfg), startStep, gradAccum: cfg.gradAccum, ...(moments ? { moments } : {}) });
+  log(`model: ${model.modelType} ${model.nLayers}×${model.dModel}, ${(countParams(model) / 1e6).toFixed(2)}M parameters; objective ${cfg.objective}; ${runner.providerName}; graphs built in ${(runner.buildMs / 1000).toFixed(1)} s, sessions in ${(runner.sessionMs / 1000).toFixed(1)} s`);
+
+  const metricsPath = join(o.out, 'metrics.jsonl');
+  await trimMetrics(metricsPath, startStep - 1);
+  const metricLines: string[] = [];
+  const flushMetrics = async () => {
+    if (!metricLines.length) return;
+    await writeFile(metricsPath, metricLines.join(''), { flag: 'a' });
+    metricLines.length = 0;
+  };
+
+  const evaluate = async (): Promise<number | undefined> => {
+    if (!evalPlan || evalCount === 0) return undefined;
+    let sum = 0;
+    for (let i = 0; i < evalCount; i++) {
+      const packed = materialize(corpus.eval, evalPlan.batch(i), cfg.seqLength, padId);
+      sum += await runner.evaluate(objectiveFeeds(spec, packed, seedRng.fork(`eval:${i}`)));
+    }
+    return sum / evalCount;
+  };
+
+  const saveRun = async (step: number, dir: string, withOptimizer: boolean, dtype: 'float32' | 'bfloat16') => {
+    const snap = await runner.snapshot();
+    const weights: Record<string, TensorInput> = {};
+    const optimizer: Record<string, TensorInput> = {};
+    for (const p of stepSpec.params) {
+      weights[p.name] = { shape: p.shape, data: snap[p.name]!.data as Float32Array };
+      optimizer[stepNames.m(p.name)] = { shape: p.shape, data: snap[stepNames.m(p.name)]!.data as Float32Array };
+      optimizer[stepNames.v(p.name)] = { shape: p.shape, data: snap[stepNames.v(p.name)]!.data as Float32Array };
+    }
+    await saveCheckpoint(dir, {
+      config: { ...toHfConfig(model), torch_dtype: dtype },
+      weights,
+      dtype: dtype === 'bfloat16' ? 'BF16' : 'F32',
+      tokenizerJson: o.tokenizerJson,
+      generationConfig: { eos_token_id: eosId, pad_token_id: padId, ...(maskId !== undefined ? { mask_token_id: maskId } : {}), objective: cfg.objective, block_length: cfg.blockLength },
+      ...(withOptimizer ? { optimizer, trainerState: { step, tokens_seen: tokensSeen, objective: cfg.objective, seed: cfg.seed } } : {}),
+    });
+  };
+
+  // --- the loop
+  const t0 = performance.now();
+  let windowTokens = 0, windowStart = performance.now(), lastLoss = Number.NaN, lastEval: number | undefined;
+  let tokensPerSecond = 0;
+  const stopAt = Math.min(cfg.steps, o.stopAfter ?? cfg.steps);
+  for (let step = startStep; step <= stopAt; step++) {
+    const micro = [];
+    for (let m = 0; m < cfg.gradAccum; m++) {
+      const k = (step - 1) * cfg.gradAccum + m;
+      const packed = materialize(corpus.train, plan.batch(k), cfg.seqLength, padId);
+      let real = 0;
+      for (const s of packed.segments) real += s.length;
+      windowTokens += real;
+      tokensSeen += real;
+      micro.push(objectiveFeeds(spec, packed, seedRng.fork(`noise:${k}`)));
+    }
+    const r = await runner.step(micro);
+    if (!Number.isFinite(r.loss)) throw new TrainError(`step ${step}: the loss is ${r.loss} (grad norm ${r.gradNorm}); lower the learning rate or check the data`);
+    lastLoss = r.loss;
+    const record: Record<string, number> = { step, loss: r.loss, grad_norm: r.gradNorm, lr: r.lr, tokens_seen: tokensSeen };
+    if (cfg.evalEvery > 0 && (step % cfg.evalEvery === 0 || step === cfg.steps)) {
+      lastEval = await evaluate();
+      if (lastEval !== undefined) record['eval_loss'] = lastEval;
+    }
+    if (step % cfg.logEvery === 0 || step === stopAt) {
+      const secs = (performance.now() - windowStart) / 1000;
+      tokensPerSecond = windowTokens / Math.max(secs, 1e-9);
+      record['tokens_per_s'] = tokensPerSecond;
+      const eta = ((cfg.steps - step) * (performance.now() - t0)) / 1000 / (step - startStep + 1);
+      log(`step ${step}/${cfg.steps}  loss ${r.loss.toFixed(4)}${lastEval !== undefined ? `  eval ${lastEval.toFixed(4)}` : ''}  lr ${r.lr.toExponential(2)}  ${Math.round(tokensPerSecond).toLocaleString('en-US')} tok/s  ETA ${fmtTime(eta)}`);
+      windowTokens = 0;
+      windowStart = performance.now();
+    }
+    metricLines.push(`${JSON.stringify(record)}\n`);
+    if ((cfg.saveEvery > 0 && step % cfg.saveEvery === 0) || step === cfg.steps) {
+      await flushMetrics();
+      await saveRun(step, join(o.out, checkpointDirName(step)), true, 'float32');
+      await pruneCheckpoints(o.out, cfg.keepLast);
+    }
+  }
+  await flushMetrics();
+  const modelDir = join(o.out, 'model');
+  if (stopAt === cfg.steps) {
+    if (startStep > cfg.steps) log(`the run already finished at step ${cfg.steps}`);
+    else await saveRun(cfg.steps, modelDir, false, cfg.saveDtype);
+  }
+  return {
+    steps: Math.min(stopAt, cfg.steps),
+    finalLoss: lastLoss,
+    evalLoss: lastEval,
+    examples: { train: corpus.train.length, eval: corpus.eval.length, dropped: corpus.dropped, skippedRows: corpus.skippedRows },
+    tokensPerSecond,
+    provider: runner.providerName,
+    modelDir,
+  };
+}
+
+function tensorsToArrays(m: ReadonlyMap<string, { data: unknown }> | Readonly<Record<string, { data: unknown }>>): Record<string, Float32Array> {
+  const entries = m instanceof Map ? [...m.entries()] : Object.entries(m);
+  const out: Record<string, Float32Array> = {};
+  for (const [k, v] of entries) {
+    if (!(v.data instanceof Float32Array)) throw new TrainError(`tensor ${k}: expected float data`);
+    out[k] = v.data;
+  }
+  return out;
+}
+
+const countParams = (m: ModelConfig) => transformerParams(m).reduce((a, p) => a + p.shape.reduce((x, y) => x * y, 1), 0);
+
+/** On resume, metrics logged after the checkpoint are dropped: the resumed run logs them again. */
+async function trimMetrics(path: string, lastStep: number): Promise<void> {
+  if (!existsSync(path)) return;
+  const lines = (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim() !== '');
+  const kept = lines.filter((l) => {
+    try {
+      return (JSON.parse(l) as { step: number }).step <= lastStep;
+    } catch {
+      return false; // a line cut by a kill
+    }
+  });
+  if (kept.length !== lines.length) await writeFileAtomic(path, kept.map((l) => `${l}\n`).join(''));
+}
