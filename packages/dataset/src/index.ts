@@ -15,6 +15,7 @@ export {
   type ParquetInfo,
   type ParquetWriteOptions,
 } from './corpus/parquet.js';
+export { DEFAULT_DECODE_BUDGET, type DecodeBudget } from './corpus/parquet-sandbox.js';
 export { readRows, createRowWriter, formatOf, type CorpusFormat } from './corpus/files.js';
 export { approxTokenCount, type TokenCounter } from './tokens.js';
 export { Rng, hashSeed } from './rng.js';

@@ -1,13 +1,14 @@
 // Chat rows in the Hugging Face corpus layout: columns `dataset` (string) and `messages`
-// (list<struct<role: string, content: string>>), read by hyparquet one row group at a time and
-// written by hyparquet-writer one row group at a time, so memory is bounded by a row group.
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema, type FileMetaData, type SchemaElement } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
+// (list<struct<role: string, content: string>>), read by hyparquet one row group at a time (in a
+// sandboxed worker, parquet-sandbox.ts) and written by hyparquet-writer one row group at a time,
+// so memory is bounded by a row group.
+import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { DatasetError } from '../errors.js';
 import { AtomicFile } from '../io/atomic.js';
 import { assertWritable, formatRowIssues, validateRow, type ChatRow } from '../rows.js';
 import type { RowWriter } from './jsonl.js';
+import { ParquetSandbox, type DecodeBudget } from './parquet-sandbox.js';
 import { IssueSink, type ReadOptions, type RowSource } from './source.js';
 
 /** The schema pyarrow writes for this layout (nullable columns, 3-level LIST), plus our optional meta. */
@@ -33,64 +34,80 @@ export interface ParquetInfo {
   createdBy: string | undefined;
 }
 
-async function openParquet(path: string) {
-  let file;
+/** Opens `path` in a decoding sandbox and checks that the footer describes a corpus file. */
+async function openParquet(path: string, budget: Partial<DecodeBudget> = {}): Promise<ParquetSandbox> {
+  const box = await ParquetSandbox.open(path, budget);
   try {
-    file = await asyncBufferFromFile(path);
+    const { numRows, rowGroups, columns } = box.summary;
+    if (!columns.includes('messages')) {
+      throw new DatasetError({
+        code: 'bad_format',
+        where: path,
+        message: `has no "messages" column (columns: ${columns.join(', ')})`,
+        hint: 'the corpus layout is dataset: string, messages: list<struct<role, content>>',
+      });
+    }
+    // Row counts come from the footer; a file whose counts disagree would drop rows silently.
+    const bad = rowGroups.findIndex((n) => !Number.isSafeInteger(n) || n < 0);
+    if (bad >= 0) throw new DatasetError({ code: 'bad_format', where: `${path}: row group ${bad + 1}`, message: `claims ${rowGroups[bad]} rows` });
+    const sum = rowGroups.reduce((a, n) => a + n, 0);
+    if (!Number.isSafeInteger(numRows) || sum !== numRows) {
+      throw new DatasetError({ code: 'bad_format', where: path, message: `the footer says ${numRows} rows but its ${rowGroups.length} row group(s) hold ${sum}` });
+    }
+    return box;
   } catch (e) {
-    throw new DatasetError({ code: 'io', where: path, message: `cannot open: ${(e as Error).message}` });
+    await box.close();
+    throw e;
   }
-  let metadata: FileMetaData;
-  try {
-    metadata = await parquetMetadataAsync(file);
-  } catch (e) {
-    throw new DatasetError({ code: 'bad_format', where: path, message: `not a readable Parquet file (${(e as Error).message})` });
-  }
-  const columns = parquetSchema(metadata).children.map((c) => c.element.name);
-  if (!columns.includes('messages')) {
-    throw new DatasetError({
-      code: 'bad_format',
-      where: path,
-      message: `has no "messages" column (columns: ${columns.join(', ')})`,
-      hint: 'the corpus layout is dataset: string, messages: list<struct<role, content>>',
-    });
-  }
-  return { file, metadata, columns };
 }
 
-export async function parquetInfo(path: string): Promise<ParquetInfo> {
-  const { metadata, columns } = await openParquet(path);
-  return {
-    rows: Number(metadata.num_rows),
-    rowGroups: metadata.row_groups.map((g) => Number(g.num_rows)),
-    columns,
-    createdBy: metadata.created_by,
-  };
+export async function parquetInfo(path: string, budget: Partial<DecodeBudget> = {}): Promise<ParquetInfo> {
+  const box = await openParquet(path, budget);
+  await box.close();
+  const { numRows, rowGroups, columns, createdBy } = box.summary;
+  return { rows: numRows, rowGroups, columns, createdBy };
 }
 
 /**
  * Streams the chat rows of a corpus Parquet file (any codec hyparquet-compressors knows:
- * snappy, gzip, zstd, brotli, lz4). Errors name `file:row N` (1-based).
+ * snappy, gzip, zstd, brotli, lz4). Errors name `file:row N` (1-based). Decoding runs in a worker
+ * with a time and memory budget per row group (parquet-sandbox.ts), the next row group decoding
+ * while the current one is handed out; every row group must yield the rows its footer claims.
  */
 export function readParquetRows(path: string, options: ReadOptions = {}): RowSource {
   const sink = new IssueSink(path, options);
   return {
     report: sink.report,
     async *[Symbol.asyncIterator]() {
-      const { file, metadata, columns } = await openParquet(path);
-      const wanted = ['dataset', 'messages', 'meta'].filter((c) => columns.includes(c));
-      let rowStart = 0;
-      for (const group of metadata.row_groups) {
-        const rowEnd = rowStart + Number(group.num_rows);
-        const objects = await parquetReadObjects({ file, metadata, columns: wanted, rowStart, rowEnd, compressors });
-        for (let i = 0; i < objects.length; i++) {
-          const row = toRow(objects[i]!, `${path}:row ${rowStart + i + 1}`, sink);
-          if (row) {
-            sink.report.rows++;
-            yield row;
+      const box = await openParquet(path, options.budget);
+      sink.report.declared = box.summary.numRows;
+      try {
+        const { rowGroups, columns } = box.summary;
+        const wanted = ['dataset', 'messages', 'meta'].filter((c) => columns.includes(c));
+        const starts = rowGroups.map((_, g) => rowGroups.slice(0, g).reduce((a, n) => a + n, 0));
+        const read = (g: number) => {
+          const p = box.readRowGroup(g, starts[g]!, starts[g]! + rowGroups[g]!, wanted);
+          p.catch(() => {}); // awaited below; this only keeps an early exit from leaving it unhandled
+          return p;
+        };
+        let next = rowGroups.length > 0 ? read(0) : undefined;
+        for (let g = 0; g < rowGroups.length; g++) {
+          const objects = await next!;
+          next = g + 1 < rowGroups.length ? read(g + 1) : undefined;
+          const rowStart = starts[g]!;
+          if (objects.length !== rowGroups[g]) {
+            throw new DatasetError({ code: 'bad_format', where: `${path}: row group ${g + 1}`, message: `decoded ${objects.length} rows, but the footer says ${rowGroups[g]}` });
+          }
+          for (let i = 0; i < objects.length; i++) {
+            const row = toRow(objects[i]!, `${path}:row ${rowStart + i + 1}`, sink);
+            if (row) {
+              sink.report.rows++;
+              yield row;
+            }
           }
         }
-        rowStart = rowEnd;
+      } finally {
+        await box.close();
       }
     },
   };

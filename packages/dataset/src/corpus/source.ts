@@ -1,6 +1,7 @@
 // What every row reader shares: the malformed-input policy and the report of what was read.
 import { DatasetError, type DatasetIssueCode } from '../errors.js';
 import type { ChatRow } from '../rows.js';
+import type { DecodeBudget } from './parquet-sandbox.js';
 
 /** strict: the first bad row stops the read (exit 2 in the CLI); skip: count it, report it, go on. */
 export type Policy = 'strict' | 'skip';
@@ -11,6 +12,8 @@ export interface ReadOptions {
   onIssue?: (message: string) => void;
   /** How many issue messages the report keeps (all are counted). Default 100. */
   keepIssues?: number;
+  /** Parquet only: time and memory budget for decoding one row group (see parquet-sandbox.ts). */
+  budget?: Partial<DecodeBudget>;
 }
 
 export interface ReadReport {
@@ -23,6 +26,8 @@ export interface ReadReport {
   blank: number;
   /** The first `keepIssues` messages, `file:line: what is wrong`. */
   issues: string[];
+  /** Rows the file says it holds (the Parquet footer; JSONL declares none): rows + skipped = declared. */
+  declared?: number;
 }
 
 export interface RowSource extends AsyncIterable<ChatRow> {
