@@ -14,6 +14,8 @@ export interface Belief {
   /** Receptacles with a door (baked closed) that are open now. */
   opened: Set<string>;
   doors: Set<string>;
+  /** Receptacles whose contents an observation of the conversation has listed. */
+  observed: Set<string>;
   contents: Map<string, string[]>;
   /** Objects by transform flag (hot / cool / clean), as the observations reported them. */
   flags: Record<TransformFlag, Set<string>>;
@@ -40,6 +42,7 @@ export function initialBelief(scene: BakedScene): Belief {
     inventory: [],
     opened: new Set(),
     doors: new Set(scene.receptacles.filter((r) => r.closed).map((r) => r.name)),
+    observed: new Set(),
     contents,
     flags: { hot: new Set(), cool: new Set(), clean: new Set() },
     sliced: new Set(),
@@ -56,14 +59,18 @@ export function applyObservation(b: Belief, obs: string): void {
   if ((m = /^You arrive at (.+?)\. (?:On the .+?, you see (.*?)\.|The .+? is open\. In it, you see (.*?)\.|The .+? is closed\.)$/.exec(text))) {
     b.location = m[1]!;
     const seen = m[2] ?? m[3];
-    if (seen !== undefined) b.contents.set(b.location, parseList(seen));
-    if (m[3] !== undefined) b.opened.add(b.location);
-    else if (/is closed\.$/.test(text)) b.opened.delete(b.location);
+    if (seen !== undefined) (b.contents.set(b.location, parseList(seen)), b.observed.add(b.location));
+    // "The R is open" or "is closed" shows a door (a receptacle that started open has one too).
+    if (m[3] !== undefined) (b.opened.add(b.location), b.doors.add(b.location));
+    else if (/is closed\.$/.test(text)) (b.opened.delete(b.location), b.doors.add(b.location));
   } else if ((m = /^You open the (.+?)\. The .+? is open\. In it, you see (.*?)\.$/.exec(text))) {
     b.opened.add(m[1]!);
+    b.doors.add(m[1]!);
     b.contents.set(m[1]!, parseList(m[2]!));
+    b.observed.add(m[1]!);
   } else if ((m = /^You close the (.+?)\.$/.exec(text))) {
     b.opened.delete(m[1]!);
+    b.doors.add(m[1]!);
   } else if ((m = /^You pick up the (.+?) from the (.+?)\.$/.exec(text))) {
     b.inventory = [m[1]!];
     b.contents.set(m[2]!, without(b.contents.get(m[2]!), m[1]!));

@@ -41,7 +41,7 @@ describe('baked scene and world-model prompts', () => {
   it('renders the reference layout and parses back', () => {
     const text = renderBakedScene(bakeScene(spec));
     expect(text).toBe(
-      'Task: put a clean soapbar in toilet\nTask type: pick_clean_then_place_in_recep\nGoal predicates: target=soapbar, destination=toilet, needs_clean=true\n\n' +
+      'Task: put a clean soapbar in toilet.\nTask type: pick_clean_then_place_in_recep\nGoal predicates: target=soapbar, destination=toilet, needs_clean=true\n\n' +
         '## INITIAL SCENE\n- cabinet 1 (closed)\n- countertop 1 (open)\n- drawer 1 (open)\n- toilet 1 (open)\n\n' +
         '## INITIAL OBJECT LOCATIONS\n- soapbar 1: in cabinet 1\n- candle 2: on countertop 1',
     );

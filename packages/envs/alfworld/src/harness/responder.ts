@@ -6,7 +6,7 @@
 import type { ChatMessage } from '@diffworld/env-core';
 import { pySorted, splitName } from '../engine/names.js';
 import { COMMANDS, NOTHING_HAPPENS, TEXT } from '../world/text.js';
-import { FIXED_OBJECTS, SHARP, SLICEABLE, TOGGLEABLE, canContain } from '../world/vocab.js';
+import { ALWAYS_DOORED, FIXED_OBJECTS, OPENABLE, SHARP, SLICEABLE, TOGGLEABLE, canContain } from '../world/vocab.js';
 import { TRANSFORMS, canTransform, isTransform } from '../world/rules.js';
 import { contentsOf, replayBelief, type Belief } from './belief.js';
 import { parseBakedScene, type BakedScene } from './scene-prompt.js';
@@ -22,6 +22,17 @@ function at(b: Belief, r: string): 'yes' | 'no' | 'maybe' {
   if (b.location === r) return 'yes';
   if (b.location !== undefined && cls(b.location) === cls(r) && SHAREABLE.has(cls(r))) return 'maybe';
   return 'no';
+}
+
+/**
+ * A receptacle of an openable class baked "(open)" with nothing recorded is either doorless and
+ * empty or one that started open, whose contents the walk does not record (real scenes have both;
+ * a fridge or microwave is always the latter): what `go to` shows is unknown until an observation
+ * lists it.
+ */
+function startedOpen(b: Belief, r: string): boolean {
+  if (b.doors.has(r) || b.observed.has(r) || !OPENABLE.has(cls(r))) return false;
+  return ALWAYS_DOORED.has(cls(r)) || (b.contents.get(r) ?? []).length === 0;
 }
 
 function view(b: Belief, r: string): string {
@@ -60,13 +71,14 @@ export function respondTo(b: Belief, rawAction: string): string | undefined {
   if ((m = /^go to (.+)$/.exec(a))) {
     const r = m[1]!;
     if (!NAME_N.test(r) || !known.has(r) || b.location === r) return NOTHING_HAPPENS;
-    if (at(b, r) === 'maybe') return undefined;
+    if (at(b, r) === 'maybe' || startedOpen(b, r)) return undefined;
     return TEXT.arrive('current', r, 0) + view(b, r);
   }
   if ((m = /^(open|close) (.+)$/.exec(a))) {
     const r = m[2]!;
     const g = gate(r);
     if (g !== true) return g;
+    if (startedOpen(b, r)) return undefined;
     if (!b.doors.has(r)) return NOTHING_HAPPENS;
     if (m[1] === 'open') return b.opened.has(r) ? NOTHING_HAPPENS : TEXT.open(r, contentsOf(b, r));
     return b.opened.has(r) ? TEXT.close(r) : NOTHING_HAPPENS;

@@ -1,6 +1,7 @@
 // The baked world-model scene (build_dataset.py's walk over every receptacle of the initial room),
 // and its parser: the local responder rebuilds its world from this text alone.
 import { TASK_SPECS, isTaskType, type TaskType } from '../world/tasks.js';
+import { byDisplayOrder } from '../engine/names.js';
 import type { GameSpec } from '../engine/scene.js';
 
 export interface BakedScene {
@@ -26,18 +27,26 @@ function goalPredicates(taskType: TaskType, target: string, destination: string,
   return parts.join(', ');
 }
 
-/** What the walk records: every receptacle in welcome-list order; closed ones opened, read, closed. */
+/**
+ * What the walk records: every receptacle in welcome-list order; closed ones opened, read, closed;
+ * the others read from "On the R, you see …". A receptacle that starts open answers "The R is open.
+ * In it, …", which the walk does not parse: it is recorded open with nothing in it. An object the
+ * scene lists in two receptacles is recorded under both.
+ */
 export function bakeScene(spec: GameSpec): BakedScene {
   const objects: BakedScene['objects'] = [];
-  for (const r of spec.receptacles)
-    for (const o of spec.objects.filter((x) => x.parent === r.name)) objects.push({ name: o.name, receptacle: r.name });
+  for (const r of spec.receptacles) {
+    if (r.openable && r.open) continue;
+    const inside = spec.objects.filter((x) => x.parent === r.name || x.alsoIn?.includes(r.name)).sort(byDisplayOrder);
+    for (const o of inside) objects.push({ name: o.name, receptacle: r.name });
+  }
   return {
     task: spec.goal.text,
     taskType: spec.goal.taskType,
     target: spec.goal.obj,
     destination: spec.goal.recep,
     toggle: spec.goal.toggle,
-    receptacles: spec.receptacles.map((r) => ({ name: r.name, closed: r.openable })),
+    receptacles: spec.receptacles.map((r) => ({ name: r.name, closed: r.openable && !r.open })),
     objects,
   };
 }
@@ -46,7 +55,8 @@ export function bakeScene(spec: GameSpec): BakedScene {
 export function renderBakedScene(b: BakedScene): string {
   const closedSet = new Set(b.receptacles.filter((r) => r.closed).map((r) => r.name));
   const lines = [
-    `Task: ${b.task}`,
+    // The goal line after "Your task is to:", final period included.
+    `Task: ${b.task}.`,
     `Task type: ${b.taskType}`,
     `Goal predicates: ${goalPredicates(b.taskType, b.target, b.destination, b.toggle)}`,
     '',
@@ -63,7 +73,7 @@ export function renderBakedScene(b: BakedScene): string {
 
 /** Reads a baked scene back out of any text that contains one (a grounded WM prompt, a dataset row). */
 export function parseBakedScene(text: string): BakedScene | undefined {
-  const task = /^Task: (.*)$/m.exec(text)?.[1];
+  const task = /^Task: (.*)$/m.exec(text)?.[1]?.replace(/\.$/, '');
   const taskType = /^Task type: (\S+)$/m.exec(text)?.[1];
   const preds = /^Goal predicates: (.*)$/m.exec(text)?.[1];
   if (task === undefined || taskType === undefined || preds === undefined || !isTaskType(taskType)) return undefined;

@@ -15,7 +15,7 @@ import { byDisplayOrder, splitName } from '../engine/names.js';
 import type { GameSpec, ObjectSpec, ReceptacleSpec } from '../engine/scene.js';
 import { ENV_NAME } from '../engine/splits.js';
 import { TASK_SPECS } from '../world/tasks.js';
-import { FIXED_OBJECTS, FIXED_PLACEMENT, OPENABLE, TOGGLEABLE, canContain, type RoomType } from '../world/vocab.js';
+import { ALWAYS_DOORED, FIXED_OBJECTS, FIXED_PLACEMENT, OPENABLE, TOGGLEABLE, canContain, type RoomType } from '../world/vocab.js';
 import { PaperRowError, type PaperRow } from './rows.js';
 
 export interface ImportedGame {
@@ -27,9 +27,6 @@ export interface ImportedGame {
   /** What the row did not say and the import assumed. */
   inferred: string[];
 }
-
-/** Classes whose instances always have a door (a fridge or microwave found open started open). */
-const ALWAYS_DOORED = new Set(['fridge', 'microwave']);
 
 /**
  * The key of a game path: what follows `json_2.1.x/` without `/game.tw-pddl`
@@ -149,6 +146,13 @@ function addMissingGoalObjects(row: PaperRow, objects: ObjectSpec[], receptacles
       // else anywhere such), so that no recorded observation changes; else where it fits.
       const host = receptacles.find((r) => unknown.includes(r.name) && fits(r)) ?? receptacles.find((r) => unknown.includes(r.name)) ?? receptacles.find(fits);
       if (!host) throw new PaperRowError(`row ${row.game_file}`, `the goal needs a ${cls} and no receptacle of the scene can hold one`);
+      if (unknown.includes(host.name) && !host.openable && OPENABLE.has(host.cls)) {
+        // Found open with nothing recorded yet holding an unseen object: it had a door and stood open.
+        host.openable = true;
+        host.open = true;
+        const note = inferred.indexOf(`${host.name} was found open with nothing recorded: taken as doorless and empty`);
+        inferred.splice(note, 1, `${host.name} starts open and its contents were not recorded`);
+      }
       const num = Math.max(0, ...objects.filter((o) => o.cls === cls).map((o) => o.num)) + 1;
       objects.push(objectSpec(`${cls} ${num}`, host.name));
       inferred.push(`${cls} ${num} added in ${host.name}: the goal needs it and the walk did not see it`);

@@ -3,7 +3,10 @@ import { alfworldSuite } from '../suite.js';
 import { AlfworldGame } from '../engine/game.js';
 import { runExpert } from '../engine/expert.js';
 import { registerGames } from '../engine/splits.js';
-import { parseAlfworldAction } from '../harness/agent.js';
+import type { ChatMessage } from '@diffworld/env-core';
+import { formatUserTurn, parseAlfworldAction } from '../harness/agent.js';
+import { respond } from '../harness/responder.js';
+import { bakeScene, parseBakedScene, renderBakedScene } from '../harness/scene-prompt.js';
 import { startAlfworldServer } from '../server.js';
 import { paperRowFiles } from '../testing/paper-data.js';
 import { SAMPLE_GAME_FILE, SAMPLE_PROMPT, samplePaperRow } from '../testing/paper-row.js';
@@ -49,6 +52,17 @@ describe('importPaperRow', () => {
     expect(game.step('go to fridge 1').feedback).toBe('You arrive at fridge 1. The fridge 1 is open. In it, you see a mug 3.');
     expect(runExpert(game).length).toBeGreaterThan(0);
     expect(game.won).toBe(true);
+    // The scene walk of the imported game is the row's world-model prompt, byte for byte.
+    expect(renderBakedScene(bakeScene(g.spec))).toBe(r.wm_system_prompt);
+  });
+
+  it('an added object makes a found-open receptacle one that started open (it had a door)', () => {
+    const g = importPaperRow(row({ wm_system_prompt: PROMPT.replace('- fridge 1 (open)\n', '').replace('- cabinet 1 (open)', '- cabinet 1 (open)\n- cabinet 3 (open)') }));
+    const host = g.spec.objects.find((o) => o.name === 'mug 3')!.parent;
+    expect(host).toBe('cabinet 3');
+    expect(g.spec.receptacles.find((r) => r.name === 'cabinet 3')).toMatchObject({ openable: true, open: true });
+    expect(g.inferred).toContain('cabinet 3 starts open and its contents were not recorded');
+    expect(g.inferred.join('\n')).not.toContain('cabinet 3 was found open');
   });
 
   it('an object in two receptacles leaves both when taken', () => {
@@ -162,8 +176,29 @@ describe("the paper's ALFWorld rows (../shared/data/paper/alfworld)", () => {
       skipped += rep.skipped;
       differences.push(...rep.differences);
     }
-    console.log(`paper rows: ${rows.length} games; replay ${identical}/${checked} observations identical (${((100 * identical) / checked).toFixed(2)}%), ${skipped} receptacles without a recorded text`);
+    const samePrompt = rows.filter((r, i) => renderBakedScene(bakeScene(games[i]!.spec)) === r.wm_system_prompt).length;
+    console.log(`paper rows: ${rows.length} games; replay ${identical}/${checked} observations identical (${((100 * identical) / checked).toFixed(2)}%), ${skipped} receptacles without a recorded text; scene prompt identical ${samePrompt}/${rows.length}`);
     expect(differences.slice(0, 3)).toEqual([]);
+    expect(samePrompt).toBe(rows.length);
+    // The local responder, reading the paper's own scene prompt, agrees with the engine on every
+    // action of the expert's episodes that it answers.
+    let answered = 0;
+    let actions = 0;
+    const disagreements: string[] = [];
+    rows.forEach((r, i) => {
+      const scene = parseBakedScene(r.wm_system_prompt)!;
+      const game = new AlfworldGame(games[i]!.spec);
+      const history: ChatMessage[] = [{ role: 'user', content: formatUserTurn(game.intro(), game.admissibleCommands()) }];
+      for (const action of runExpert(new AlfworldGame(games[i]!.spec))) {
+        const local = respond(scene, history, action);
+        const truth = game.step(action).feedback;
+        actions++;
+        if (local !== undefined) (answered++, local !== truth && disagreements.push(`${games[i]!.task.id}: ${action}: ${local} ≠ ${truth}`));
+        history.push({ role: 'assistant', content: `Action: ${action}` }, { role: 'user', content: formatUserTurn(truth, game.admissibleCommands()) });
+      }
+    });
+    console.log(`responder on the paper's games: answered ${answered}/${actions} expert actions, ${disagreements.length} disagreements`);
+    expect(disagreements.slice(0, 3)).toEqual([]);
     for (const g of games) expect(SEEN_FLOORPLANS[g.spec.roomType as RoomType]).toContain(g.spec.floorplan % 100);
     const results = await playAll(rows, games);
     const lost = results.flatMap((res, i) => (res.won ? [] : [`${games[i]!.task.id} (${res.kill ?? 'turn cap'})`]));

@@ -96,6 +96,8 @@ export const CAN_CONTAIN: Readonly<Record<ClassName, readonly ClassName[]>> = {
 
 /** OPENABLE_CLASS_LIST (Box is a movable receptacle, a plain object in text games). */
 export const OPENABLE: ReadonlySet<ClassName> = new Set(['fridge', 'cabinet', 'microwave', 'drawer', 'safe']);
+/** Classes whose every instance has a door (some cabinets, drawers and safes have none). */
+export const ALWAYS_DOORED: ReadonlySet<ClassName> = new Set(['fridge', 'microwave']);
 /** The classes the reference responder treats as openable (it includes box). */
 export const RESPONDER_OPENABLE: ReadonlySet<ClassName> = new Set(['cabinet', 'drawer', 'fridge', 'microwave', 'safe', 'box']);
 
