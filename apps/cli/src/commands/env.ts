@@ -180,7 +180,9 @@ Example:
     const guesses = games.reduce((n, g) => n + g.inferred.length, 0);
     const pct = (100 * replay.identical) / Math.max(replay.checked, 1);
     io.out(`${games.length} games → ${out}; ${guesses} inferred facts (see "inferred"); replay: ${replay.identical}/${replay.checked} recorded observations identical (${pct.toFixed(2)}%), ${replay.skipped} receptacles without a recorded text`);
-    return replay.differences === 0 ? EXIT.ok : EXIT.failure;
+    // The games are written either way; a difference is reported, not fatal (the games still play).
+    if (replay.differences > 0) io.err(`env import: ${replay.differences} recorded observations differ from our engine's (replay them with replayRow to see which)`);
+    return EXIT.ok;
   },
 };
 
