@@ -1,0 +1,67 @@
+// What the server needs from a model: one batched call that turns chat requests into texts. The
+// server owns HTTP, validation and batching; a backend owns tokenization and sampling. Requests of
+// one call share every sampling option (samplers take options per batch), only seeds and anchors
+// differ per request.
+import type { ChatMessage } from '@diffworld/dataset';
+
+/** A span of the output fixed by the caller, at a generated-token index: given as text or token ids. */
+export interface ChatAnchor {
+  at: number;
+  text?: string;
+  tokens?: number[];
+}
+
+export interface BackendRequest {
+  messages: ChatMessage[];
+  /** Seeds this request's own generator, so its text does not depend on its batch neighbours. */
+  seed: number;
+  anchors?: ChatAnchor[];
+}
+
+export const UNMASKING_STRATEGIES = ['low_confidence_dynamic', 'low_confidence_static', 'sequential'] as const;
+export type UnmaskingStrategyName = (typeof UNMASKING_STRATEGIES)[number];
+
+/** Sampling options shared by a batch. Undefined dLLM fields mean "the model's default". */
+export interface GenerationParams {
+  maxTokens: number;
+  /** 0 = greedy. */
+  temperature: number;
+  /** 1 = off. */
+  topP: number;
+  /** 0 = off. */
+  topK: number;
+  /** 1 = off. */
+  repetitionPenalty: number;
+  blockLength?: number;
+  strategy?: UnmaskingStrategyName;
+  threshold?: number;
+  denoisingSteps?: number;
+}
+
+export interface BackendResult {
+  text: string;
+  /** 'stop': an end-of-turn token ended it; 'length': maxTokens did. */
+  finishReason: 'stop' | 'length';
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface GenerationBackend {
+  /** The id served by /v1/models and checked against a request's `model`. */
+  readonly modelId: string;
+  /** Longest generation a request may ask for. */
+  readonly maxTokensLimit: number;
+  /** One result per request, in order. Throwing fails every request of the batch. */
+  generate(requests: readonly BackendRequest[], params: GenerationParams): Promise<BackendResult[]>;
+  close?(): Promise<void>;
+}
+
+/** Cuts a text before the earliest occurrence of any stop string (OpenAI `stop`). */
+export function cutAtStopStrings(text: string, stop: readonly string[]): { text: string; stopped: boolean } {
+  let at = -1;
+  for (const s of stop) {
+    const i = text.indexOf(s);
+    if (i >= 0 && (at < 0 || i < at)) at = i;
+  }
+  return at < 0 ? { text, stopped: false } : { text: text.slice(0, at), stopped: true };
+}
