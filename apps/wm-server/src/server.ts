@@ -212,8 +212,10 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
   });
   server.on('clientError', (err, socket) => {
     // Malformed HTTP: answer 400 when the socket can still take it, never crash.
-    if (socket.writable && !(err as NodeJS.ErrnoException).code?.startsWith('ECONN')) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (!socket.writable || code.startsWith('ECONN')) return void socket.destroy();
+    const status = code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   });
   const host = opts.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
