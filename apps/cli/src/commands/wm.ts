@@ -81,6 +81,7 @@ const train: Command = {
     '                      "model" is a Hugging Face config.json object (LLaMA, Mistral, Qwen2, Qwen3)',
     '  --init DIR          start from a Hugging Face checkpoint directory instead of random weights',
     '  --resume            continue the run in --out',
+    '  --auto-resume       continue the run in --out if there is one, else start it (for Nx targets)',
     '  --provider NAME     cuda | webgpu | cpu (default: the first that works, in that order)',
     '  --objective, --steps, --batch-size, --grad-accum, --seq-length, --block-length, --lr,',
     '  --schedule constant|constant_with_warmup|cosine, --seed, --eval-every, --save-every,',
@@ -100,6 +101,7 @@ const train: Command = {
     config: { type: 'string' },
     init: { type: 'string' },
     resume: { type: 'boolean' },
+    'auto-resume': { type: 'boolean' },
     provider: { type: 'string' },
     ...Object.fromEntries(OVERRIDES.map((o) => [o.flag, { type: 'string' as const }])),
   },
@@ -124,7 +126,7 @@ const train: Command = {
     try {
       const s = await trainWorldModel({
         config, data, evalData: (args.values['eval-data'] as string[] | undefined) ?? [], tokenizer, tokenizerJson, out,
-        ...(init ? { init } : {}), resume: args.values['resume'] === true, ...(provider ? { provider: provider as ProviderName } : {}),
+        ...(init ? { init } : {}), resume: args.values['resume'] === true ? true : args.values['auto-resume'] === true ? 'auto' : false, ...(provider ? { provider: provider as ProviderName } : {}),
         log: (line) => io.err(line),
       });
       io.out(`${s.modelDir}: ${config.objective} world model after ${s.steps} steps — loss ${s.finalLoss.toFixed(4)}${s.evalLoss !== undefined ? `, eval loss ${s.evalLoss.toFixed(4)}` : ''}; ${s.examples.train} train / ${s.examples.eval} eval examples (${s.examples.dropped.too_long} too long, ${s.examples.dropped.no_target} without a target dropped); ${Math.round(s.tokensPerSecond)} tok/s on ${s.provider}`);

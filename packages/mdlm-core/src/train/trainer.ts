@@ -34,7 +34,8 @@ export interface TrainRunOptions {
   out: string;
   /** Start from this HF checkpoint directory instead of random weights. */
   init?: string;
-  resume?: boolean;
+  /** Continue the run in `out` (true: it must exist; 'auto': when it exists, else start it). */
+  resume?: boolean | 'auto';
   provider?: ProviderName;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
@@ -127,7 +128,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   await mkdir(o.out, { recursive: true });
   await sweepStaleTemp(o.out); // temp dirs of a writer killed mid-checkpoint
   let resumeFrom: string | undefined;
-  if (o.resume) {
+  if (o.resume === true || (o.resume === 'auto' && existsSync(configPath))) {
     if (!existsSync(configPath)) throw new TrainError(`--resume: ${o.out} holds no run (no train_config.json)`);
     const saved = JSON.parse(await readFile(configPath, 'utf8')) as { config: TrainConfig; init?: string };
     const diff = resumeMismatches(saved.config, cfg);
@@ -243,7 +244,9 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     lastLoss = r.loss;
     const record: Record<string, number> = { step, loss: r.loss, grad_norm: r.gradNorm, lr: r.lr, tokens_seen: tokensSeen };
     if (cfg.evalEvery > 0 && (step % cfg.evalEvery === 0 || step === cfg.steps)) {
+      const e0 = performance.now();
       lastEval = await evaluate();
+      windowStart += performance.now() - e0; // tokens/s counts training time only
       if (lastEval !== undefined) record['eval_loss'] = lastEval;
     }
     if (step % cfg.logEvery === 0 || step === stopAt) {

@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../testing.js';
+
+const root = new URL('../../../../', import.meta.url).pathname;
+const data = join(root, 'test-data/wm/alfworld-train.jsonl');
+const evalData = join(root, 'test-data/wm/alfworld-eval.jsonl');
+const tokenizer = join(root, 'test-data/wm/tokenizer.json');
+const config = join(root, 'apps/cli/configs/train-wm.tiny.json');
+
+describe('diffworld wm train', () => {
+  it('has help with examples', async () => {
+    const r = await runCli('wm', 'train', '--help');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('Usage: diffworld wm train');
+    expect(r.out).toContain('--resume');
+  });
+
+  it('bad input exits 2 and names what is wrong', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'wm-cli-'));
+    const cases: [string[], string][] = [
+      [['--tokenizer', tokenizer, '--out', out], '--data is required'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--objective', 'gpt'], 'objective: must be one of ar, mdlm, bd3'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--steps', 'x'], '--steps must be an integer'],
+      [['--data', data, '--tokenizer', join(out, 'none.json'), '--out', out], 'no such file'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--provider', 'tpu'], '--provider must be one of'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--resume'], 'holds no run'],
+    ];
+    const bad = join(out, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ objective: 'bd3', lerning_rate: 1 }));
+    cases.push([['--data', data, '--tokenizer', tokenizer, '--out', out, '--config', bad], 'lerning_rate: unknown setting']);
+    for (const [args, message] of cases) {
+      const r = await runCli('wm', 'train', ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err, args.join(' ')).toContain(message);
+    }
+  });
+
+  it('trains the committed tiny config for a few steps, then --auto-resume continues it', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'wm-cli-')), 'run');
+    const common = ['wm', 'train', '--config', config, '--data', data, '--eval-data', evalData, '--tokenizer', tokenizer, '--out', out, '--provider', 'cpu', '--save-every', '2', '--log-every', '1', '--eval-every', '2'];
+    const first = await runCli(...common, '--steps', '2', '--auto-resume');
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toContain('bd3 world model after 2 steps');
+    expect(first.err).toContain('step 2/2');
+    const second = await runCli(...common, '--steps', '4', '--auto-resume');
+    expect(second.code, second.err).toBe(0);
+    expect(second.err).toContain('resuming');
+    expect(second.err).toContain('step 4/4');
+    const steps = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { step: number }).step);
+    expect(steps).toEqual([1, 2, 3, 4]);
+    expect(existsSync(join(out, 'model', 'config.json'))).toBe(true);
+  }, 120_000);
+});
