@@ -215,7 +215,14 @@ export class GrpoTrainer {
   async step(jobs: readonly RolloutJob[], codec: TurnCodec): Promise<GrpoStepMetrics> {
     const r0 = performance.now();
     const episodes = await this.collect(jobs, codec);
-    const rolloutMs = performance.now() - r0;
+    return this.stepOn(episodes, performance.now() - r0);
+  }
+
+  /**
+   * The update half of a step on episodes already collected (e.g. whose rewards were replaced by
+   * the env's reward function over the message list); `rolloutMs` is reported in the metrics.
+   */
+  async stepOn(episodes: readonly Episode[], rolloutMs: number): Promise<GrpoStepMetrics> {
     const adv = groupAdvantages(episodes.map((e) => e.reward), episodes.map((e) => e.groupId), this.config.scaleRewards);
     const upd = await this.update(episodes, adv.advantages);
     const n = episodes.length;

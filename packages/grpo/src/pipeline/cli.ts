@@ -1,0 +1,45 @@
+// `tsx packages/grpo/src/pipeline/cli.ts --config F [--env E] [--out DIR] [--resume]`: the one entry
+// of `nx run grpo:train:<env>`. Progress goes to stderr; exit 2 on bad input, 1 on failure.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { resolvePipelineConfig } from './config.js';
+import { runGrpoPipeline } from './pipeline.js';
+
+const USAGE = 'usage: grpo train --config FILE [--env alfworld|sciworld|appworld] [--out DIR] [--resume]';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { config: { type: 'string' }, env: { type: 'string' }, out: { type: 'string' }, resume: { type: 'boolean', default: false }, help: { type: 'boolean' } } });
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!values.config) {
+    process.stderr.write(`missing --config\n${USAGE}\n`);
+    return 2;
+  }
+  const file = resolve(values.config);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    process.stderr.write(`cannot read config ${file}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  const config = resolvePipelineConfig(raw, file, values.env ? { env: values.env } : {});
+  const out = resolve(values.out ?? `tmp/grpo-${config.env}`);
+  const t0 = performance.now();
+  const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(5)}s] ${line}\n`);
+  const r = await runGrpoPipeline({ config, out, resume: values.resume, configDir: dirname(file), log });
+  process.stdout.write(r.reportMarkdown);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    const err = e as Error & { code?: string; badInput?: boolean };
+    process.stderr.write(`${err.name}: ${err.message}\n${process.env.GRPO_DEBUG ? `${err.stack}\n` : ""}`);
+    process.exit(err.name === 'GrpoError' && err.code === 'bad_config' ? 2 : err.badInput ? 2 : 1);
+  },
+);
