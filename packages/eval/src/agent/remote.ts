@@ -36,7 +36,7 @@ export class RemotePolicyError extends Error {
 }
 
 /** A counting semaphore: `run` waits for a free slot. */
-class Limiter {
+export class Limiter {
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   constructor(private readonly max: number) {}
