@@ -11,3 +11,4 @@ export { sampleAutoregressive, type AutoregressiveOptions } from './autoregressi
 export { sampleLlada, type LladaOptions } from './llada.js';
 export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions, type Weights } from './onnx-models.js';
 export { OnnxDecoder, PastSlot, RowCache, type DecoderOptions, type FloatDtype, type RowPass } from './onnx-decoder.js';
+export { ChatGenerator, GENERATION_OBJECTIVES, type ChatRequest, type FinishReason, type Generation, type GenerateOptions, type GenerationObjective, type GenerationStats, type GeneratorLoadOptions, type GeneratorParts, type TextAnchor } from './generator.js';

@@ -1,0 +1,303 @@
+// From a trained checkpoint directory to text: the chat template, the ONNX model and the sampler
+// that match the checkpoint's objective (generation_config.json `objective`), stop ids, and
+// batching. A request's result depends only on the request and its seed: the samplers give every
+// row its own Rng and padded rows never see each other, so the batch a request lands in does not
+// change its text.
+//   bd3   block diffusion (SDAR): the trained block length (generation_config `block_length`, else 4),
+//         low_confidence_dynamic unmasking at τ = 0.85, KV cache of committed blocks.
+//   ar    left-to-right with a KV cache; the mask id (if any) is never sampled.
+//   mdlm  LLaDA canvas of maxNewTokens masks, one token per step, one block by default.
+// Every objective decodes greedily (temperature 0) unless a temperature is given.
+import { join } from 'node:path';
+import type { ChatMessage } from '@diffworld/dataset';
+import { encodeChat, Tokenizer } from '@diffworld/tokenizer';
+import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
+import { parseHfConfig, type ModelConfig } from '../nn/config.js';
+import type { ProviderName } from '../runtime/index.js';
+import { sampleAutoregressive } from './autoregressive.js';
+import { sampleBlockDiffusion } from './block-diffusion.js';
+import { badOption, SamplingError } from './errors.js';
+import { sampleLlada } from './llada.js';
+import type { BidirectionalModel, BlockDiffusionModel, CausalModel } from './model.js';
+import type { FloatDtype } from './onnx-decoder.js';
+import { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type Weights } from './onnx-models.js';
+import type { Anchor, SampleRequest, SampleResult } from './request.js';
+import type { TokenSampling } from './token.js';
+import { UNMASKING_STRATEGIES, type UnmaskingStrategy } from './unmasking.js';
+
+export const GENERATION_OBJECTIVES = ['ar', 'mdlm', 'bd3'] as const;
+export type GenerationObjective = (typeof GENERATION_OBJECTIVES)[number];
+
+/** Fixed text at generated token position `at` (the text is tokenized on its own, without specials). */
+export interface TextAnchor {
+  at: number;
+  text: string;
+}
+
+export interface ChatRequest {
+  /** The conversation to answer; the assistant header is appended (add_generation_prompt). */
+  messages: readonly ChatMessage[];
+  /** Seeds this request's own random stream (default: options.seed, else 0). */
+  seed?: number;
+  /** Spans of the answer fixed in advance (diffusion objectives only). */
+  anchors?: readonly (Anchor | TextAnchor)[];
+}
+
+export interface GenerateOptions extends Partial<TokenSampling> {
+  /** Default 256. */
+  maxNewTokens?: number;
+  /** Seed of requests that bring none (default 0). */
+  seed?: number;
+  /** Rows per sampler call (default 8, the reference eval_generate.py's per-batch). */
+  batchSize?: number;
+  /**
+   * Prompts longer than this are not generated: finishReason 'overlong', empty text (the WeDLM
+   * reference's SKIPPED_OVERLONG). Default: max_position_embeddings − maxNewTokens.
+   */
+  maxPromptTokens?: number;
+  /** bd3: default 'low_confidence_dynamic'. */
+  unmasking?: UnmaskingStrategy;
+  /** bd3 dynamic threshold τ; default 0.85. */
+  threshold?: number;
+  /** bd3: steps per block (default the block length); mdlm: total steps (default maxNewTokens). */
+  denoisingSteps?: number;
+  /** mdlm: semi-autoregressive block length (default maxNewTokens: one block). */
+  blockLength?: number;
+  /** Extra stop ids on top of the checkpoint's. */
+  stopIds?: readonly number[];
+  /** Called after each sampler batch with the results so far (progress lines). */
+  onBatch?: (done: number, total: number) => void;
+}
+
+export type FinishReason = 'stop' | 'length' | 'overlong';
+
+export interface GenerationStats {
+  promptTokens: number;
+  generatedTokens: number;
+  forwards: number;
+  tokensPerForward: number;
+  /** Wall time from the start of this request's batch until it finished. */
+  ms: number;
+}
+
+export interface Generation {
+  text: string;
+  /** Generated ids, cut before the first stop id. */
+  tokenIds: number[];
+  finishReason: FinishReason;
+  stats: GenerationStats;
+}
+
+export interface GeneratorLoadOptions {
+  provider?: ProviderName;
+  /** Compute type of the inference graph (default float32). */
+  dtype?: FloatDtype;
+  /** Default 'kv' (cached); 'none' re-runs every committed token (the uncached reference). */
+  cache?: 'kv' | 'none';
+  intraOpThreads?: number;
+  /** Overrides generation_config.json `objective` (needed for checkpoints that lack it). */
+  objective?: GenerationObjective;
+  /** Overrides the checkpoint's tokenizer.json. */
+  tokenizer?: Tokenizer;
+}
+
+/** The parts of a generator, for callers that hold them in memory already. */
+export interface GeneratorParts {
+  objective: GenerationObjective;
+  config: ModelConfig;
+  weights: Weights;
+  tokenizer: Tokenizer;
+  /** bd3 block length (default 4). */
+  blockLength?: number;
+  /** Required for bd3 and mdlm (default: the tokenizer's mask token). */
+  maskId?: number;
+  /** Stop ids; <|im_end|> and <|endoftext|> are always added when the vocabulary has them. */
+  stopIds?: readonly number[];
+  /** Where these parts came from, for messages. */
+  source?: string;
+}
+
+type Backend =
+  | { kind: 'bd3'; model: BlockDiffusionModel; maskId: number }
+  | { kind: 'ar'; model: CausalModel }
+  | { kind: 'mdlm'; model: BidirectionalModel; maskId: number };
+
+const DEFAULT_MAX_NEW_TOKENS = 256;
+const DEFAULT_BATCH = 8;
+
+const isTextAnchor = (a: Anchor | TextAnchor): a is TextAnchor => typeof (a as TextAnchor).text === 'string';
+
+function stopIdsOf(gc: Record<string, unknown> | undefined, where: string): number[] {
+  const v = gc?.['eos_token_id'];
+  if (v === undefined || v === null) return [];
+  const list = Array.isArray(v) ? v : [v];
+  for (const id of list) if (!(Number.isInteger(id) && (id as number) >= 0)) throw new SamplingError('bad_model', `${where}: eos_token_id must be a token id or a list of them, got ${JSON.stringify(v)}`);
+  return list as number[];
+}
+
+export class ChatGenerator {
+  readonly objective: GenerationObjective;
+  readonly tokenizer: Tokenizer;
+  readonly config: ModelConfig;
+  /** The block length of bd3 decoding (undefined for ar and mdlm). */
+  readonly blockLength: number | undefined;
+  readonly maskId: number | undefined;
+  readonly stopIds: readonly number[];
+  readonly source: string;
+
+  private constructor(private readonly backend: Backend, parts: GeneratorParts, stopIds: number[]) {
+    this.objective = parts.objective;
+    this.tokenizer = parts.tokenizer;
+    this.config = parts.config;
+    this.blockLength = backend.kind === 'bd3' ? backend.model.blockLength : undefined;
+    this.maskId = backend.kind === 'ar' ? parts.maskId ?? parts.tokenizer.maskId : backend.maskId;
+    this.stopIds = stopIds;
+    this.source = parts.source ?? 'in-memory model';
+  }
+
+  /** Loads a Hugging Face checkpoint directory (a run's `model/` or `checkpoint-N/`). */
+  static async load(dir: string, options: GeneratorLoadOptions = {}): Promise<ChatGenerator> {
+    const ck = await loadCheckpoint(dir, { optimizer: false });
+    const gc = ck.generationConfig;
+    const where = join(dir, 'generation_config.json');
+    const objective = options.objective ?? (gc?.['objective'] as GenerationObjective | undefined);
+    if (objective === undefined) throw new SamplingError('bad_model', `${where}: no "objective" (ar | mdlm | bd3); pass the objective explicitly for checkpoints trained elsewhere`);
+    if (!GENERATION_OBJECTIVES.includes(objective)) throw new SamplingError('bad_model', `${where}: objective "${String(objective)}" is not one of ${GENERATION_OBJECTIVES.join(', ')}`);
+    let tokenizer = options.tokenizer;
+    if (!tokenizer) {
+      if (ck.tokenizerJson === undefined) throw new SamplingError('bad_model', `${dir}: no tokenizer.json; the generator needs the tokenizer the model was trained with`);
+      tokenizer = Tokenizer.fromJson(JSON.parse(ck.tokenizerJson), join(dir, 'tokenizer.json'));
+    }
+    const blockLength = gc?.['block_length'];
+    if (blockLength !== undefined && !(Number.isInteger(blockLength) && (blockLength as number) >= 1)) throw new SamplingError('bad_model', `${where}: block_length must be an integer ≥ 1, got ${JSON.stringify(blockLength)}`);
+    const maskId = gc?.['mask_token_id'];
+    if (maskId !== undefined && !Number.isInteger(maskId)) throw new SamplingError('bad_model', `${where}: mask_token_id must be an integer, got ${JSON.stringify(maskId)}`);
+    return ChatGenerator.create(
+      {
+        objective,
+        config: parseHfConfig(ck.config, join(dir, 'config.json')),
+        weights: weightArrays(ck.weights),
+        tokenizer,
+        ...(blockLength !== undefined ? { blockLength: blockLength as number } : {}),
+        ...(maskId !== undefined ? { maskId: maskId as number } : {}),
+        stopIds: stopIdsOf(gc, where),
+        source: dir,
+      },
+      options,
+    );
+  }
+
+  /** A generator on parts already in memory (the trainer's weights, a test model). */
+  static async create(parts: GeneratorParts, options: Omit<GeneratorLoadOptions, 'objective' | 'tokenizer'> = {}): Promise<ChatGenerator> {
+    const where = parts.source ?? 'generator';
+    const tok = parts.tokenizer;
+    if (tok.vocabSize > parts.config.vocabSize) throw new SamplingError('bad_model', `${where}: the tokenizer has ${tok.vocabSize} tokens, the model only ${parts.config.vocabSize}`);
+    const stops = new Set(parts.stopIds ?? []);
+    for (const t of ['<|im_end|>', '<|endoftext|>']) {
+      const id = tok.tokenToId(t);
+      if (id !== undefined) stops.add(id);
+    }
+    if (stops.size === 0) throw new SamplingError('bad_model', `${where}: no stop id (no eos_token_id, and the vocabulary has neither <|im_end|> nor <|endoftext|>)`);
+    const dec = { ...(options.provider ? { provider: options.provider } : {}), ...(options.dtype ? { dtype: options.dtype } : {}), ...(options.intraOpThreads ? { intraOpThreads: options.intraOpThreads } : {}) };
+    const maskId = parts.maskId ?? tok.maskId;
+    let backend: Backend;
+    if (parts.objective === 'ar') {
+      backend = { kind: 'ar', model: await OnnxCausalModel.create(parts.config, parts.weights, { ...dec, cache: options.cache ?? 'kv' }) };
+    } else {
+      if (maskId === undefined) throw new SamplingError('bad_model', `${where}: objective ${parts.objective} needs a mask id (generation_config mask_token_id or a mask token in the tokenizer)`);
+      if (stops.has(maskId)) throw new SamplingError('bad_model', `${where}: the mask id ${maskId} is also a stop id`);
+      backend =
+        parts.objective === 'bd3'
+          ? { kind: 'bd3', model: await OnnxBlockDiffusionModel.create(parts.config, parts.weights, parts.blockLength ?? 4, { ...dec, cache: options.cache ?? 'kv' }), maskId }
+          : { kind: 'mdlm', model: await OnnxBidirectionalModel.create(parts.config, parts.weights, dec), maskId };
+    }
+    return new ChatGenerator(backend, parts, [...stops].sort((a, b) => a - b));
+  }
+
+  /** The prompt ids of a conversation: the chat template with the assistant header appended. */
+  promptIds(messages: readonly ChatMessage[]): number[] {
+    return encodeChat(this.tokenizer, messages, { addGenerationPrompt: true }).ids;
+  }
+
+  /** One completion per request, in request order. Requests are batched by prompt length. */
+  async generate(requests: readonly ChatRequest[], options: GenerateOptions = {}): Promise<Generation[]> {
+    const maxNew = options.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
+    if (!(Number.isInteger(maxNew) && maxNew >= 1)) throw badOption('generate', `maxNewTokens must be an integer ≥ 1, got ${maxNew}`);
+    const batchSize = options.batchSize ?? DEFAULT_BATCH;
+    if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw badOption('generate', `batchSize must be an integer ≥ 1, got ${batchSize}`);
+    const maxPrompt = options.maxPromptTokens ?? this.config.maxPositions - maxNew;
+    if (!(Number.isInteger(maxPrompt) && maxPrompt >= 1)) {
+      throw badOption('generate', `maxPromptTokens must be an integer ≥ 1, got ${maxPrompt} (max_position_embeddings ${this.config.maxPositions} − maxNewTokens ${maxNew}); lower maxNewTokens`);
+    }
+    if (options.unmasking !== undefined && !UNMASKING_STRATEGIES.includes(options.unmasking)) throw badOption('generate', `unknown unmasking strategy "${options.unmasking}" (known: ${UNMASKING_STRATEGIES.join(', ')})`);
+    const defaultSeed = options.seed ?? 0;
+
+    const prepared = requests.map((r, i) => {
+      if (!Array.isArray(r.messages) || r.messages.length === 0) throw new SamplingError('bad_input', `generate: request ${i} has no messages`);
+      const prompt = this.promptIds(r.messages);
+      const anchors = (r.anchors ?? []).map((a): Anchor => (isTextAnchor(a) ? { at: a.at, tokens: this.tokenizer.encodeIds(a.text, { addSpecialTokens: false }) } : a));
+      if (anchors.length && this.objective === 'ar') throw new SamplingError('bad_input', `generate: request ${i} has anchors, which an ar model cannot honour (left-to-right decoding cannot see a later span)`);
+      const req: SampleRequest = { prompt, seed: r.seed ?? defaultSeed, ...(anchors.length ? { anchors } : {}) };
+      return { index: i, req };
+    });
+    const out: Generation[] = new Array(requests.length);
+    const runnable = prepared.filter((p) => {
+      if (p.req.prompt.length <= maxPrompt) return true;
+      out[p.index] = { text: '', tokenIds: [], finishReason: 'overlong', stats: { promptTokens: p.req.prompt.length, generatedTokens: 0, forwards: 0, tokensPerForward: 0, ms: 0 } };
+      return false;
+    });
+    // Similar lengths share a batch (less padding); stable, so equal lengths keep request order.
+    runnable.sort((a, b) => a.req.prompt.length - b.req.prompt.length);
+    let done = requests.length - runnable.length;
+    for (let at = 0; at < runnable.length; at += batchSize) {
+      const chunk = runnable.slice(at, at + batchSize);
+      const results = await this.sample(chunk.map((c) => c.req), options, maxNew);
+      chunk.forEach((c, k) => {
+        const r = results[k]!;
+        out[c.index] = {
+          text: this.tokenizer.decode(r.tokens, { skipSpecialTokens: false }),
+          tokenIds: r.tokens,
+          finishReason: r.finish,
+          stats: { promptTokens: c.req.prompt.length, generatedTokens: r.tokens.length, ...r.stats },
+        };
+      });
+      done += chunk.length;
+      options.onBatch?.(done, requests.length);
+    }
+    return out;
+  }
+
+  private sample(reqs: SampleRequest[], o: GenerateOptions, maxNewTokens: number): Promise<SampleResult[]> {
+    const sampling: TokenSampling = {
+      temperature: o.temperature ?? 0,
+      ...(o.topK !== undefined ? { topK: o.topK } : {}),
+      ...(o.topP !== undefined ? { topP: o.topP } : {}),
+      ...(o.repetitionPenalty !== undefined ? { repetitionPenalty: o.repetitionPenalty } : {}),
+    };
+    const stopIds = [...this.stopIds, ...(o.stopIds ?? [])];
+    const b = this.backend;
+    switch (b.kind) {
+      case 'bd3':
+        return sampleBlockDiffusion(b.model, reqs, {
+          ...sampling,
+          maskId: b.maskId,
+          maxNewTokens,
+          stopIds,
+          unmasking: o.unmasking ?? 'low_confidence_dynamic',
+          threshold: o.threshold ?? 0.85,
+          ...(o.denoisingSteps !== undefined ? { denoisingSteps: o.denoisingSteps } : {}),
+        });
+      case 'ar':
+        return sampleAutoregressive(b.model, reqs, { ...sampling, maxNewTokens, stopIds, ...(this.maskId !== undefined ? { bannedIds: [this.maskId] } : {}) });
+      case 'mdlm':
+        return sampleLlada(b.model, reqs, {
+          ...sampling,
+          maskId: b.maskId,
+          genLength: maxNewTokens,
+          stopIds,
+          ...(o.denoisingSteps !== undefined ? { steps: o.denoisingSteps } : {}),
+          ...(o.blockLength !== undefined ? { blockLength: o.blockLength } : {}),
+        });
+    }
+  }
+}
