@@ -44,6 +44,8 @@ export interface BackendResult {
   finishReason: 'stop' | 'length';
   promptTokens: number;
   completionTokens: number;
+  /** Set when this request cannot be served as asked (e.g. its prompt is too long): answered 400 naming `field`. */
+  rejected?: { field: string; message: string };
 }
 
 export interface GenerationBackend {
@@ -51,8 +53,13 @@ export interface GenerationBackend {
   readonly modelId: string;
   /** Longest generation a request may ask for. */
   readonly maxTokensLimit: number;
-  /** One result per request, in order. Throwing fails every request of the batch. */
+  /**
+   * One result per request, in order. Throwing fails the call; the batcher then runs each request
+   * of it alone, so one bad request never fails its neighbours.
+   */
   generate(requests: readonly BackendRequest[], params: GenerationParams): Promise<BackendResult[]>;
+  /** Cheap per-request checks before queueing (throw a FieldError naming the field). */
+  validate?(request: BackendRequest, params: GenerationParams): void;
   close?(): Promise<void>;
 }
 

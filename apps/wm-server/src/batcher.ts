@@ -163,8 +163,10 @@ export class Batcher {
       results.forEach((r, i) => batch[i]!.resolve(r));
       event = { size: batch.length, ms: performance.now() - t0, promptTokens: sum(results.map((r) => r.promptTokens)), completionTokens: sum(results.map((r) => r.completionTokens)) };
     } catch (e) {
-      for (const b of batch) b.reject(e);
       event = { size: batch.length, ms: performance.now() - t0, promptTokens: 0, completionTokens: 0, error: e };
+      if (batch.length === 1) batch[0]!.reject(e);
+      // Isolate the culprit: alone, each request gets its own result or its own error.
+      else for (const b of batch) await this.backend.generate([b.request], b.params).then((r) => (r.length === 1 ? b.resolve(r[0]!) : b.reject(e)), b.reject);
     }
     this.batchMsAvg = this.batchMsAvg === 0 ? event.ms : 0.8 * this.batchMsAvg + 0.2 * event.ms;
     this.running--;

@@ -133,6 +133,15 @@ describe('dynamic batching', () => {
     expect(backend.batchSizes.reduce((a, b) => a + b, 0)).toBe(16);
   });
 
+  it('a request that breaks its batch fails alone: its neighbours are answered; a rejected one gets 400', async () => {
+    const { s, backend } = await start(new ScriptedBackend({ baseMs: 20, failOn: 'BOOM', rejectOn: 'LONG' }), { maxBatch: 8, maxWaitMs: 30 });
+    const contents = ['a', 'BOOM', 'b', 'LONG', 'c'];
+    const res = await Promise.all(contents.map((c) => post(`${s.url}/v1/chat/completions`, { messages: [{ role: 'user', content: c }] })));
+    expect(res.map((r) => r.status)).toEqual([200, 500, 200, 400, 200]);
+    expect(((await res[3]!.json()) as { error: { param: string } }).error.param).toBe('messages');
+    expect(backend.batchSizes[0]).toBe(5);
+  });
+
   it('with maxBatch 1 every call holds one sequence', async () => {
     const { s, backend } = await start(new ScriptedBackend({ baseMs: 5 }), { maxBatch: 1 });
     await Promise.all(Array.from({ length: 6 }, () => post(`${s.url}/v1/chat/completions`, { messages: MESSAGES })));

@@ -139,7 +139,17 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
   };
 
   /** Generates n choices, withdrawn when the client leaves and failed with 504 past the deadline. */
+  /** Throws at once (before a stream starts) for invalid requests and a full queue. */
   const generate = (requests: BackendRequest[], params: GenerationParams, res: ServerResponse): Promise<BackendResult[]> => {
+    for (const r of requests) backend.validate?.(r, params);
+    return generateChecked(requests, params, res).then((results) => {
+      const rejected = results.find((r) => r.rejected)?.rejected;
+      if (rejected) throw new FieldError(rejected.field, rejected.message);
+      return results;
+    });
+  };
+
+  const generateChecked = (requests: BackendRequest[], params: GenerationParams, res: ServerResponse): Promise<BackendResult[]> => {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new HttpError(504, `generation did not finish within ${generateTimeoutMs} ms`)), generateTimeoutMs);
     const onClose = () => {
@@ -166,7 +176,7 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
     const base = chat.seed ?? randomInt(0, MAX_SEED - 64);
     const requests = Array.from({ length: chat.n }, (_, i) => ({ messages: chat.messages, seed: (base + i) % (MAX_SEED + 1), anchors: chat.anchors }));
     const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
-    const results = generate(requests, chat.params, res); // throws QueueFullError before any byte is written
+    const results = generate(requests, chat.params, res);
     if (!chat.stream) {
       const choices = (await results).map((r, index) => finishChoice(r, chat.stop, index));
       return sendJson(res, 200, { id, object: 'chat.completion', created: now(), model: backend.modelId, choices: choices.map((c) => ({ index: c.index, message: { role: 'assistant', content: c.text }, logprobs: null, finish_reason: c.finish })), usage: usage(await results) });

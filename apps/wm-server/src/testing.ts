@@ -10,6 +10,8 @@ export interface ScriptedBackendOptions {
   perSequenceMs?: number;
   /** Throws for a request whose last message contains this text (to test error paths). */
   failOn?: string;
+  /** Rejects (400) a request whose last message contains this text, as a too-long prompt is. */
+  rejectOn?: string;
 }
 
 export class ScriptedBackend implements GenerationBackend {
@@ -32,6 +34,7 @@ export class ScriptedBackend implements GenerationBackend {
     return requests.map((r) => {
       const last = r.messages[r.messages.length - 1]?.content ?? '';
       if (this.opts.failOn !== undefined && last.includes(this.opts.failOn)) throw new Error(`scripted failure on "${this.opts.failOn}"`);
+      if (this.opts.rejectOn !== undefined && last.includes(this.opts.rejectOn)) return { ...scriptedResult(r, params), rejected: { field: 'messages', message: 'is too long for this model' } };
       return scriptedResult(r, params);
     });
   }
