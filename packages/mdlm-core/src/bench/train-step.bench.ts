@@ -8,7 +8,8 @@ import { parseArgs } from 'node:util';
 import { Graph, emitOnnx, matmul, reshape, typedFrom } from '../graph/index.js';
 import { blockCausalMask, crossEntropy, ropeTables, transformerForward, transformerParams, type TransformerConfig } from '../nn/index.js';
 import { type ProviderName, createSession, hostTensor, probeProvider, toDevice, toHost } from '../runtime/index.js';
-import { StepRunner, type StepGraphSpec } from '../train/index.js';
+import { Rng } from '@diffworld/dataset';
+import { StepRunner, materialize, objectiveFeeds, objectiveStepSpec, type Objective, type StepGraphSpec } from '../train/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -119,6 +120,28 @@ async function benchSize(provider: ProviderName, d: number) {
   };
 }
 
+/**
+ * Training tokens/s of the world-model objectives at the same size and batch: AR sees T tokens,
+ * MDLM T with bidirectional attention, BD3 the 2T-long [x_t ; x_0] layout (attention over 2T).
+ */
+async function benchObjectives(provider: ProviderName, d: number) {
+  const c = config(d);
+  const out: { objective: Objective; stepMs: number; tokensPerS: number }[] = [];
+  for (const objective of ['ar', 'mdlm', 'bd3'] as const) {
+    const spec = { objective, model: c, batch: B, length: T, blockLength: 4, maskId: V - 1 };
+    const runner = await StepRunner.create(objectiveStepSpec(spec), initParams(c), { provider });
+    const examples = Array.from({ length: B }, (_, b) => ({ ids: Int32Array.from({ length: T }, (_, i) => (b * 31 + i * 7) % (V - 1)), target: Uint8Array.from({ length: T }, (_, i) => (i >= T / 4 ? 1 : 0)) }));
+    const packed = materialize(examples, examples.map((_, i) => ({ examples: [i] })), T, 0);
+    const feeds = objectiveFeeds(spec, packed, new Rng(1));
+    await runner.step(feeds);
+    let total = 0;
+    for (let i = 0; i < STEPS; i++) total += (await runner.step(feeds)).totalMs;
+    const stepMs = total / STEPS;
+    out.push({ objective, stepMs, tokensPerS: (B * T) / (stepMs / 1000) });
+  }
+  return out;
+}
+
 async function main() {
   const providers = values.providers!.split(',') as ProviderName[];
   const rows: Awaited<ReturnType<typeof benchSize>>[] = [];
@@ -139,6 +162,14 @@ async function main() {
   console.log('---|---|---|---|---|---|---|---|---|---|---|---');
   for (const r of rows)
     console.log(`${r.provider} | ${r.d} | ${r.stepMs.toFixed(1)} | ${r.stepGflops.toFixed(1)} | ${r.matmulGflops.toFixed(1)} | ${(100 * r.ratio).toFixed(0)}% | ${(100 * r.jsOverhead).toFixed(2)}% | ${r.buildMs.toFixed(0)} | ${r.sessionMs.toFixed(0)} | ${r.peakMiB} | ${r.theoryMiB} | ${r.memRatio.toFixed(2)}×`);
+
+  const objD = Number(values.sizes!.split(',')[1] ?? values.sizes!.split(',')[0]);
+  const objectives = await benchObjectives('cpu', objD);
+  const ar = objectives.find((o) => o.objective === 'ar')!;
+  console.log(`\nWorld-model objectives, cpu, d=${objD} (B=${B}, T=${T}, V=${V}, layers=${L}): training tokens/s (tokens of the sequences, not of the 2T layout)`);
+  console.log('objective | step ms | tokens/s | vs AR');
+  console.log('---|---|---|---');
+  for (const o of objectives) console.log(`${o.objective} | ${o.stepMs.toFixed(1)} | ${Math.round(o.tokensPerS)} | ${(o.tokensPerS / ar.tokensPerS).toFixed(2)}×`);
 
   // Graph build + session creation for a 12-layer model, paid once per (config, shapes).
   const c12 = config(256, 12);

@@ -140,6 +140,28 @@ describe('decoder with a KV cache', () => {
     expect(Math.max(...Array.from(unshifted['logits']!.data as Float64Array, (v, i) => Math.abs(v - want[i]!)))).toBeGreaterThan(1e-3);
   });
 
+  it('logitsRange gives exactly the logits of those positions (the LM head runs on them only)', async () => {
+    const params = randomParams(cfg, 4);
+    const t = 6;
+    const shapes = Object.fromEntries(transformerParams(cfg).map((s) => [s.name, s.shape as number[]]));
+    const pfeeds = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, f64(v, shapes[k]!)]));
+    const build = (range?: readonly [number, number]) => {
+      const g = new Graph();
+      const p = Object.fromEntries(transformerParams(cfg).map((s) => [s.name, g.input(s.name, 'float64', s.shape)]));
+      const inp = { inputIds: g.input('input_ids', 'int64', [B, t]), mask: g.input('mask', 'float64', [t, t]), cos: g.input('cos', 'float64', [t, HD]), sin: g.input('sin', 'float64', [t, HD]) };
+      g.output('logits', decoderForward(cfg, p, { ...inp, ...(range ? { logitsRange: range } : {}) }).logits);
+      return g;
+    };
+    const r = ropeTablesRange(cfg, 0, t);
+    const feeds = { ...pfeeds, input_ids: hostTensor('int64', slice(0, t), [B, t]), mask: f64(causalMask(t), [t, t]), cos: f64(r.cos, [t, HD]), sin: f64(r.sin, [t, HD]) };
+    const full = (await run(build(), feeds))['logits']!;
+    const part = (await run(build([2, 5]), feeds))['logits']!;
+    expect(part.dims).toEqual([B, 3, cfg.vocabSize]);
+    const V = cfg.vocabSize;
+    for (let b = 0; b < B; b++)
+      for (let i = 0; i < 3 * V; i++) expect((part.data as Float64Array)[b * 3 * V + i]).toBe((full.data as Float64Array)[(b * t + 2) * V + i]);
+  });
+
   it('tied embeddings: one parameter, no lm_head, and its gradient is the sum of the embedding and LM-head uses', async () => {
     const names = transformerParams(cfg).map((p) => p.name);
     expect(names).not.toContain('lm_head.weight');

@@ -4,7 +4,7 @@
 // differ in: tied embeddings, q/k/v(/o) and MLP biases, Qwen3's per-head q/k RMSNorm, and an
 // optional KV cache for decoding. References: HF transformers' modeling_llama.py / modeling_qwen3.py
 // (structure only).
-import { type Tensor, add, concat, gather, mul, reshape, transpose } from '../graph/index.js';
+import { type Tensor, add, concat, gather, mul, reshape, slice, transpose } from '../graph/index.js';
 import type { ParamSpec } from '../train/step.js';
 import type { RopeScaling } from './config.js';
 import { applyRope, attention, linear, rmsNorm, silu } from './functional.js';
@@ -101,6 +101,8 @@ export interface ForwardInputs {
   sin: Tensor;
   /** Per-layer cache from earlier calls (`present` of the previous step); omit for a full pass. */
   past?: readonly KvPair[];
+  /** Only positions [start, end) get logits (block diffusion trains on the x_t half only: the LM head then runs over T rows, not 2T). */
+  logitsRange?: readonly [number, number];
 }
 
 export interface ForwardOutputs {
@@ -155,6 +157,7 @@ export function decoderForward(c: TransformerConfig, p: Readonly<Record<string, 
     present.push(r.kv);
   }
   const head = c.tieEmbeddings ? embed : p['lm_head.weight']!;
+  if (inp.logitsRange) x = slice(x, [inp.logitsRange[0]], [inp.logitsRange[1]], [1]);
   return { logits: linear(rmsNorm(x, p['model.norm.weight']!, c.rmsEps), head), present };
 }
 

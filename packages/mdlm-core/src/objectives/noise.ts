@@ -10,6 +10,11 @@ export interface NoiseOptions {
   maskId: number;
   /** Floor of the mask ratio (default 1e-3). */
   eps?: number;
+  /**
+   * Upper end of the mask ratio (default 1): p = ε + (max − ε)·t. BD3-LM's clipped schedules draw
+   * p from a narrower [β, ω] (ε = β, max = ω) to cut the variance of the 1/p weights.
+   */
+  max?: number;
   /** One stratified t per sequence of the batch (MDLM's low-discrepancy draw; default true). */
   antithetic?: boolean;
   /** Guarantee one masked token per sequence that has any eligible token (SDAR; default true). */
@@ -27,14 +32,16 @@ export interface NoisedBatch {
   maskedCount: Int32Array;
 }
 
-/** Mask ratios p_i = (1 − ε)·t_i + ε; antithetic: t_i = (u_i + i) / n with u_i ~ U(0, 1). */
-export function sampleMaskRatios(n: number, rng: Rng, opts: { eps?: number; antithetic?: boolean } = {}): Float64Array {
+/** Mask ratios p_i = (max − ε)·t_i + ε (max = 1 by default); antithetic: t_i = (u_i + i) / n with u_i ~ U(0, 1). */
+export function sampleMaskRatios(n: number, rng: Rng, opts: { eps?: number; max?: number; antithetic?: boolean } = {}): Float64Array {
   const eps = opts.eps ?? 1e-3;
+  const max = opts.max ?? 1;
   if (!(eps > 0 && eps < 1)) throw new RangeError(`sampleMaskRatios: eps must lie in (0, 1), got ${eps}`);
+  if (!(max > eps && max <= 1)) throw new RangeError(`sampleMaskRatios: max must lie in (eps, 1], got ${max}`);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const t = (opts.antithetic ?? true) ? (rng.float() + i) / n : rng.float();
-    out[i] = (1 - eps) * t + eps;
+    out[i] = (max - eps) * t + eps;
   }
   return out;
 }

@@ -13,6 +13,12 @@ export interface TrainConfig {
   seed: number;
   /** Tokens per packed row. */
   seqLength: number;
+  /**
+   * Range [lo, hi] of the per-sample mask ratio p of the diffusion objectives (weights 1/p). The
+   * default [0.001, 1] is LLaDA/SDAR's ε floor; a narrower range is BD3-LM's clipped schedule,
+   * which lowers the variance of small-batch training.
+   */
+  maskRange: [number, number];
   /** Block length of bd3 (and the EOS padding unit of mdlm). SDAR trains with 4. */
   blockLength: number;
   /** Rows per micro-batch, and micro-batches per optimizer step. */
@@ -47,6 +53,7 @@ export const TRAIN_DEFAULTS: TrainConfig = {
   model: { model_type: 'qwen3', hidden_size: 128, intermediate_size: 384, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, head_dim: 32, max_position_embeddings: 4096, rope_theta: 10000, rms_norm_eps: 1e-6, tie_word_embeddings: true },
   seed: 0,
   seqLength: 256,
+  maskRange: [0.001, 1],
   blockLength: 4,
   batchSize: 8,
   gradAccum: 1,
@@ -96,6 +103,10 @@ export function resolveTrainConfig(file: unknown, overrides: Partial<TrainConfig
   if (typeof c['model'] !== 'object' || c['model'] === null || Array.isArray(c['model'])) fail('model', 'must be a config.json object');
   if (!SCHEDULES.includes(c['schedule'] as ScheduleName)) fail('schedule', `must be one of ${SCHEDULES.join(', ')}, got ${JSON.stringify(c['schedule'])}`);
   if (c['saveDtype'] !== 'float32' && c['saveDtype'] !== 'bfloat16') fail('saveDtype', `must be float32 or bfloat16, got ${JSON.stringify(c['saveDtype'])}`);
+  const range = c['maskRange'];
+  const [lo, hi] = Array.isArray(range) ? (range as unknown[]) : [];
+  if (!Array.isArray(range) || range.length !== 2 || typeof lo !== 'number' || typeof hi !== 'number' || !(lo > 0 && lo < hi && hi <= 1))
+    fail('maskRange', `must be [lo, hi] with 0 < lo < hi ≤ 1, got ${JSON.stringify(range)}`);
   int('seed', 0);
   int('seqLength', 2);
   int('blockLength', 1);

@@ -7,7 +7,7 @@
 // Packed samples never see each other, positions restart at 0 in every sample, and blocks are
 // counted from the start of each sample (examples are padded to whole blocks, so they stay aligned).
 import type { Rng } from '@diffworld/dataset';
-import { type Tensor, gather, reshape, slice, unsqueeze } from '../graph/index.js';
+import { type Tensor, gather, reshape, unsqueeze } from '../graph/index.js';
 import { ropeTablesRange } from '../nn/rope.js';
 import { type TransformerConfig, headDimOf, transformerForward, transformerParams } from '../nn/transformer.js';
 import { blockDiffusionAllowed } from '../objectives/block-diffusion.js';
@@ -25,6 +25,8 @@ export interface ObjectiveSpec {
   length: number;
   blockLength: number;
   maskId: number;
+  /** Mask-ratio range of the diffusion objectives (default [0.001, 1]). */
+  maskRange?: readonly [number, number];
 }
 
 const NEG = -1e9;
@@ -55,11 +57,12 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
     loss: (p, b) => {
       const g = b.input_ids!.graph;
       const rope = (table: Float64Array): Tensor => unsqueeze(gather(g.constant(table, 'float32', [T, hd]), b.position_ids!, 0), [1]); // (B, 1, S, hd)
-      const logits = transformerForward(s.model, p, { inputIds: b.input_ids!, mask: b.attention_bias!, cos: rope(tables.cos), sin: rope(tables.sin) });
+      // bd3: logits (and the loss) for the x_t half only; the clean half only provides keys and values.
+      const logitsRange = s.objective === 'bd3' ? ([0, T] as const) : undefined;
+      const logits = transformerForward(s.model, p, { inputIds: b.input_ids!, mask: b.attention_bias!, cos: rope(tables.cos), sin: rope(tables.sin), ...(logitsRange ? { logitsRange } : {}) });
       if (!diffusion) return { loss: nextTokenLoss(logits, b.input_ids!, b.loss_weights!) };
       const V = s.model.vocabSize;
-      const noisy = s.objective === 'bd3' ? slice(logits, [0], [T], [1]) : logits; // loss on the x_t half only
-      return { loss: maskedDiffusionLoss(reshape(noisy, [B * T, V]), reshape(b.targets!, [-1]), reshape(b.loss_weights!, [-1]), b.normalizer!, s.maskId) };
+      return { loss: maskedDiffusionLoss(reshape(logits, [B * T, V]), reshape(b.targets!, [-1]), reshape(b.loss_weights!, [-1]), b.normalizer!, s.maskId) };
     },
     ...opts,
   };
@@ -118,7 +121,8 @@ export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng):
       loss_weights: hostTensor('float32', Float32Array.from(packed.target), [B, T]),
     };
   }
-  const { noised, weights } = noiseSegments(packed.ids, packed.target, packed.segments, { maskId: s.maskId, rng });
+  const [eps, max] = s.maskRange ?? [1e-3, 1];
+  const { noised, weights } = noiseSegments(packed.ids, packed.target, packed.segments, { maskId: s.maskId, rng, eps, max });
   let ids = noised, positions = packed.positions;
   if (s.objective === 'bd3') {
     ids = new BigInt64Array(B * S);

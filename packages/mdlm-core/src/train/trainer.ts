@@ -174,7 +174,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   if (corpus.train.length === 0) throw new TrainError(`no training examples in ${o.data.join(', ')} (dropped: ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without an assistant last message)`);
   log(`data: ${corpus.train.length} train / ${corpus.eval.length} eval examples; dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target; ${corpus.skippedRows} malformed rows skipped`);
 
-  const spec: ObjectiveSpec = { objective: cfg.objective, model, batch: cfg.batchSize, length: cfg.seqLength, blockLength: cfg.blockLength, maskId: maskId ?? 0 };
+  const spec: ObjectiveSpec = { objective: cfg.objective, model, batch: cfg.batchSize, length: cfg.seqLength, blockLength: cfg.blockLength, maskId: maskId ?? 0, maskRange: cfg.maskRange };
   const stepSpec = objectiveStepSpec(spec, { optimizer: { weightDecay: cfg.weightDecay }, clipNorm: cfg.clipNorm });
   const plan = new BatchPlan(corpus.train.map((e) => e.ids.length), cfg.seqLength, cfg.batchSize, cfg.seed);
   const evalPlan = corpus.eval.length ? new BatchPlan(corpus.eval.map((e) => e.ids.length), cfg.seqLength, cfg.batchSize, cfg.seed) : undefined;
