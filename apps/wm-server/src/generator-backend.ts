@@ -1,0 +1,99 @@
+// The backend of a trained checkpoint: mdlm-core's ChatGenerator (chat template, ONNX model, the
+// objective's sampler). One server batch is one generate() call; a request's text depends only on
+// the request and its seed, so batching changes speed, never answers.
+import { basename, dirname, resolve } from 'node:path';
+import { HttpError } from '@diffworld/env-core';
+import { ChatGenerator, SamplingError, type ChatRequest, type GenerateOptions, type GeneratorLoadOptions } from '@diffworld/mdlm-core';
+import type { BackendRequest, BackendResult, GenerationBackend, GenerationParams } from './backend.js';
+import { FieldError } from './validate.js';
+
+export interface GeneratorBackendOptions {
+  /** The id /v1/models serves (default: the checkpoint directory's name, or its run's for a `model/` dir). */
+  modelId?: string;
+}
+
+export class GeneratorBackend implements GenerationBackend {
+  readonly modelId: string;
+  readonly maxTokensLimit: number;
+
+  constructor(
+    readonly generator: ChatGenerator,
+    opts: GeneratorBackendOptions = {},
+  ) {
+    this.modelId = opts.modelId ?? defaultModelId(generator.source);
+    this.maxTokensLimit = Math.max(1, generator.config.maxPositions - 1);
+  }
+
+  static async load(dir: string, opts: GeneratorBackendOptions & GeneratorLoadOptions = {}): Promise<GeneratorBackend> {
+    return new GeneratorBackend(await ChatGenerator.load(dir, opts), opts);
+  }
+
+  validate(request: BackendRequest, params: GenerationParams): void {
+    const g = this.generator;
+    if (g.objective === 'bd3' && params.blockLength !== undefined && params.blockLength !== g.blockLength) {
+      throw new FieldError('block_length', `must be ${g.blockLength} for this bd3 model (its trained block length), got ${params.blockLength}`);
+    }
+    if (!request.anchors?.length) return;
+    if (g.objective === 'ar') throw new FieldError('anchors', 'cannot be honoured by an autoregressive model (it cannot see a later span)');
+    const taken = new Set<number>();
+    request.anchors.forEach((a, i) => {
+      const ids = a.tokens ?? g.tokenizer.encodeIds(a.text ?? '', { addSpecialTokens: false });
+      const field = `anchors[${i}].${a.tokens ? 'tokens' : 'text'}`;
+      if (ids.length === 0) throw new FieldError(field, 'encodes to no tokens');
+      if (a.at + ids.length > params.maxTokens) throw new FieldError(field, `is ${ids.length} tokens at ${a.at}, past max_tokens (${params.maxTokens})`);
+      ids.forEach((t, j) => {
+        if (t >= g.config.vocabSize || t === g.maskId) throw new FieldError(field, `token ${t} is not a token this model may be given`);
+        if (taken.has(a.at + j)) throw new FieldError(field, `overlaps another anchor at generated position ${a.at + j}`);
+        taken.add(a.at + j);
+      });
+    });
+  }
+
+  async generate(requests: readonly BackendRequest[], params: GenerationParams): Promise<BackendResult[]> {
+    const chats: ChatRequest[] = requests.map((r) => ({
+      messages: r.messages,
+      seed: r.seed,
+      ...(r.anchors?.length ? { anchors: r.anchors.map((a) => (a.tokens ? { at: a.at, tokens: a.tokens } : { at: a.at, text: a.text ?? '' })) } : {}),
+    }));
+    let out;
+    try {
+      out = await this.generator.generate(chats, generateOptions(params, this.generator.objective, requests.length));
+    } catch (e) {
+      // The caller's mistake (an option or input the sampler refuses) is a 400, not a server fault.
+      if (e instanceof SamplingError && (e.code === 'bad_input' || e.code === 'bad_option')) throw new HttpError(400, e.message);
+      throw e;
+    }
+    return out.map((g) => ({
+      text: g.text,
+      finishReason: g.finishReason === 'stop' ? 'stop' : 'length',
+      promptTokens: g.stats.promptTokens,
+      completionTokens: g.stats.generatedTokens,
+      ...(g.finishReason === 'overlong'
+        ? { rejected: { field: 'messages', message: `make a prompt of ${g.stats.promptTokens} tokens; with max_tokens ${params.maxTokens} this model (${this.generator.config.maxPositions} positions) takes at most ${this.generator.config.maxPositions - params.maxTokens}` } }
+        : {}),
+    }));
+  }
+}
+
+/** The server's batch options as ChatGenerator options (the whole batch in one sampler call). */
+export function generateOptions(p: GenerationParams, objective: ChatGenerator['objective'], batchSize: number): GenerateOptions {
+  return {
+    maxNewTokens: p.maxTokens,
+    temperature: p.temperature,
+    topP: p.topP,
+    topK: p.topK,
+    repetitionPenalty: p.repetitionPenalty,
+    batchSize: Math.max(1, batchSize),
+    ...(p.strategy !== undefined ? { unmasking: p.strategy } : {}),
+    ...(p.threshold !== undefined ? { threshold: p.threshold } : {}),
+    ...(p.denoisingSteps !== undefined ? { denoisingSteps: p.denoisingSteps } : {}),
+    // bd3 decodes with its trained block length (checked in validate); mdlm takes one per call.
+    ...(objective === 'mdlm' && p.blockLength !== undefined ? { blockLength: p.blockLength } : {}),
+  };
+}
+
+function defaultModelId(source: string): string {
+  const dir = resolve(source);
+  const name = basename(dir);
+  return name === 'model' ? basename(dirname(dir)) || name : name;
+}
