@@ -1,0 +1,84 @@
+// The runner end to end on a micro ALFWorld config (2-layer d=32 models, 2 GRPO steps per source):
+// every stage leaves its result, the report lists all four policies with intervals, a second
+// invocation skips everything, and a run killed with SIGKILL during GRPO in the world model resumes
+// to the same final checkpoint as the uninterrupted run, byte for byte.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolvePipelineConfig } from './config.js';
+import { runGrpoPipeline } from './pipeline.js';
+
+const CONFIG_FILE = new URL('../../configs/micro-alfworld.json', import.meta.url).pathname;
+const CLI = new URL('./cli.ts', import.meta.url).pathname;
+const micro = () => resolvePipelineConfig(JSON.parse(readFileSync(CONFIG_FILE, 'utf8')), CONFIG_FILE);
+
+const FINAL_FILES = ['grpo-world-model/final/model.safetensors', 'grpo-real/final/model.safetensors', 'policy/sft/model.safetensors'];
+
+function cli(out: string, killWhen?: RegExp): Promise<{ code: number | null; killed: boolean; log: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--conditions=@diffworld/source', '--import', 'tsx', CLI, '--config', CONFIG_FILE, '--out', out, '--resume'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let log = '';
+    let killed = false;
+    p.stdout.on('data', (d: Buffer) => (log += d.toString()));
+    p.stderr.on('data', (d: Buffer) => {
+      log += d.toString();
+      if (killWhen && !killed && killWhen.test(log)) killed = p.kill('SIGKILL');
+    });
+    p.on('error', reject);
+    p.on('close', (code) => resolve({ code, killed, log }));
+  });
+}
+
+describe('runGrpoPipeline', () => {
+  it('runs every stage, writes the report with each policy on held-out games, and skips done stages', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'grpo-pipe-')), 'run');
+    const lines: string[] = [];
+    const r = await runGrpoPipeline({ config: micro(), out, log: (l) => lines.push(l) });
+    for (const f of ['tokenizer/tokenizer.json', 'world-model/corpus.jsonl', 'world-model/run/model/config.json', 'eval/base.json', 'eval/sft.json', 'eval/world-model-step1.json', 'eval/real-step1.json', 'eval/sft+rl-world-model.json', 'eval/sft+rl-real.json', 'report.html', ...FINAL_FILES])
+      expect(existsSync(join(out, f)), f).toBe(true);
+    expect(r.report.policies.map((p) => p.name)).toEqual(['base', 'sft', 'sft+rl(world model)', 'sft+rl(real)']);
+    for (const p of r.report.policies) {
+      expect(p.summary.split).toBe('eval_in_distribution');
+      expect(p.summary.overall.episodes).toBe(2);
+      const [lo, hi] = p.summary.overall.successCI95;
+      expect(lo).toBeLessThanOrEqual(p.summary.overall.successRate);
+      expect(hi).toBeGreaterThanOrEqual(p.summary.overall.successRate);
+    }
+    expect(r.reportMarkdown).toContain('| all |');
+    expect(r.reportMarkdown).toContain('Sim-to-real gap');
+    expect(r.reportHtml).toContain('<table id="success">');
+    const metrics = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { stage: string; step?: number });
+    for (const stage of ['world-model', 'sft', 'eval', 'grpo:world-model', 'grpo:real']) expect(metrics.some((m) => m.stage === stage), stage).toBe(true);
+    expect(metrics.filter((m) => m.stage === 'grpo:world-model').map((m) => m.step)).toEqual([1, 2]);
+    expect(lines.some((l) => l.startsWith('[grpo:world-model] step 2/2'))).toBe(true);
+    // Everything is done: a resumed invocation only reloads; a fresh one refuses the directory.
+    const again: string[] = [];
+    await runGrpoPipeline({ config: micro(), out, resume: true, log: (l) => again.push(l) });
+    expect(again.filter((l) => l.endsWith(' start'))).toEqual([]);
+    await expect(runGrpoPipeline({ config: micro(), out })).rejects.toThrow('pass --resume');
+    await expect(runGrpoPipeline({ config: { ...micro(), seed: 1 }, out, resume: true })).rejects.toThrow('config differs');
+
+    // Killed with SIGKILL inside GRPO in the world model, then resumed: the same final checkpoints.
+    const killedOut = join(mkdtempSync(join(tmpdir(), 'grpo-kill-')), 'run');
+    const k = await cli(killedOut, /\[eval:world-model-step1\] done/);
+    expect(k.killed).toBe(true);
+    expect(existsSync(join(killedOut, 'grpo-world-model', 'final'))).toBe(false);
+    const resumed = await cli(killedOut);
+    expect(resumed.code, resumed.log).toBe(0);
+    expect(resumed.log).toContain('[sft] done already');
+    for (const f of FINAL_FILES) expect(readFileSync(join(killedOut, f)).equals(readFileSync(join(out, f))), f).toBe(true);
+  }, 600_000);
+
+  it('refuses unknown settings and bad values with the field named', () => {
+    expect(() => resolvePipelineConfig({ env: 'alfworld', grpo: { groupSize: 1 } })).toThrow('grpo.groupSize: must be an integer ≥ 2');
+    expect(() => resolvePipelineConfig({ env: 'alfworld', grpo: { gropuSize: 8 } })).toThrow('unknown setting "gropuSize"');
+    expect(() => resolvePipelineConfig({ env: 'alfworld', sft: { lr: 'x' } })).toThrow('sft.lr');
+    expect(() => resolvePipelineConfig({ env: 'alfworld' }, 'f', { env: 'sciworld' })).toThrow('not "sciworld"');
+    const c = resolvePipelineConfig({ env: 'sciworld', worldModel: { sampling: { maxNewTokens: 8 } } });
+    expect(c.rollout.maxTurns).toBe(50);
+    expect(c.grpo).toMatchObject({ groupSize: 8, temperature: 0.9, topP: 0.95, epsilon: 0.2 });
+    expect(c.worldModel.sampling).toEqual({ temperature: 0, topP: 1, repetitionPenalty: 1.3, maxNewTokens: 8, threshold: 0.85 });
+  });
+});
