@@ -4,14 +4,14 @@
 // \n\nAction: <action>", assistant: the engine's raw feedback}. The history is the agent conversation
 // (user turns carry the admissible list) and the action is the parsed command, as the reference
 // simulator sends them; the target is the bare textworld text the responder/WM must produce.
-import { Rng, episodeRecord, type ChatMessage, type EpisodeRecord, type TaskRef } from '@diffworld/env-core';
+import { Rng, episodeRecord, type ChatMessage, type EpisodeRecord, type PromptSet, type TaskRef } from '@diffworld/env-core';
 import { worldModelUserTurn, type ChatRow } from '@diffworld/dataset';
 import { expertAction } from './engine/expert.js';
 import { AlfworldGame } from './engine/game.js';
 import { MAX_STEPS, cachedGame, splitTasks } from './engine/splits.js';
-import { AGENT_SYSTEM_PROMPT, formatUserTurn } from './harness/agent.js';
+import { formatUserTurn } from './harness/agent.js';
+import { agentSystemPrompt, worldModelSystemPrompt } from './harness/prompt-set.js';
 import { bakeScene } from './harness/scene-prompt.js';
-import { initialWorldModelPrompt } from './harness/wm-prompt.js';
 
 export interface PerturbOptions {
   /** Share of episodes played by the expert alone. */
@@ -20,6 +20,8 @@ export interface PerturbOptions {
   detour?: number;
   invalid?: number;
   failedAttempt?: number;
+  /** The paper's prompts (a loaded prompt file): the agent system prompt of the history and the rows' WM system prompt. */
+  prompts?: PromptSet;
 }
 
 export interface CorpusOptions extends PerturbOptions {
@@ -57,7 +59,7 @@ function failedAttempt(game: AlfworldGame, rng: Rng): string {
 /** Plays one episode in the real engine with the given perturbation mix. */
 export function playEpisode(task: TaskRef, rng: Rng, perturbed: boolean, opts: PerturbOptions = {}): PlayedEpisode {
   const game = new AlfworldGame(cachedGame(task));
-  const messages: ChatMessage[] = [{ role: 'system', content: AGENT_SYSTEM_PROMPT }, { role: 'user', content: formatUserTurn(game.intro(), game.admissibleCommands()) }];
+  const messages: ChatMessage[] = [{ role: 'system', content: agentSystemPrompt(opts.prompts) }, { role: 'user', content: formatUserTurn(game.intro(), game.admissibleCommands()) }];
   const actions: string[] = [];
   const observations: string[] = [];
   const detour = opts.detour ?? 0.15;
@@ -93,8 +95,8 @@ export function* corpusEpisodes(opts: CorpusOptions): Generator<PlayedEpisode> {
 }
 
 /** World-model rows of one episode (dataset "alfworld"). */
-export function episodeRows(ep: PlayedEpisode): ChatRow[] {
-  const grounding = initialWorldModelPrompt(bakeScene(cachedGame(ep.task)));
+export function episodeRows(ep: PlayedEpisode, prompts?: PromptSet): ChatRow[] {
+  const grounding = worldModelSystemPrompt(bakeScene(cachedGame(ep.task)), prompts);
   return ep.actions.map((action, k) => ({
     dataset: 'alfworld',
     messages: [
@@ -107,7 +109,7 @@ export function episodeRows(ep: PlayedEpisode): ChatRow[] {
 
 /** All rows of a corpus run, episode by episode. */
 export function* corpusRows(opts: CorpusOptions): Generator<ChatRow> {
-  for (const ep of corpusEpisodes(opts)) yield* episodeRows(ep);
+  for (const ep of corpusEpisodes(opts)) yield* episodeRows(ep, opts.prompts);
 }
 
 /** The env-core episode record of a played episode (for `env expert` demos and logs). */

@@ -3,6 +3,7 @@
 //   POST /step  {task_id, action?}                    → {obs, admissible, won, done, score}
 //   DELETE /close (any path) {task_id}                → {status: "closed"}
 //   GET /health                                       → ok
+//   POST /prompts {task_id}                           → {system_prompt, wm_system_prompt} (ours; with `prompts`, the set's)
 // As the real server: `goal` keeps its final period; `score` is a float (`1.0`); a missing action
 // is the empty command (`Nothing happens.`); a step after the episode is over answers its last
 // state again; close answers {"status": "closed"} whether or not the episode was live. Bodies are
@@ -12,9 +13,11 @@
 // the path of an imported paper game (`games`); without it the game is chosen by hashing task_id.
 // Bad requests answer 4xx (or HTTP 200 with {"error": …}, the reference's convention).
 import { pyFloat, pyJsonDumps, type PyJsonValue } from '@diffworld/dataset';
-import { EpisodeStore, HttpError, RawJson, hashSeed, optionalString, requireString, startJsonServer, type RunningServer, type TaskRef } from '@diffworld/env-core';
+import { EpisodeStore, HttpError, RawJson, hashSeed, optionalString, requireString, startJsonServer, type PromptSet, type RunningServer, type TaskRef } from '@diffworld/env-core';
 import { AlfworldEnv } from './env.js';
-import { MAX_STEPS, isSplit, registerGames, splitTasks } from './engine/splits.js';
+import { MAX_STEPS, cachedGame, isSplit, registerGames, splitTasks } from './engine/splits.js';
+import { agentSystemPrompt, worldModelSystemPrompt } from './harness/prompt-set.js';
+import { bakeScene } from './harness/scene-prompt.js';
 import { paperGameKey, type ImportedGame } from './paper/import.js';
 import { SPLITS } from './world/tasks.js';
 import type { Grammar } from './world/text.js';
@@ -29,9 +32,12 @@ export interface AlfworldServerOptions {
   errors?: 'http' | 'ok-with-error';
   /** Imported paper games (`diffworld env import alfworld`), playable by their `game_file` path. */
   games?: readonly ImportedGame[];
+  /** The paper's prompts (a loaded prompt file) that `POST /prompts` answers with. */
+  prompts?: PromptSet;
 }
 
 interface Live {
+  task: TaskRef;
   env: AlfworldEnv;
   steps: number;
   done: boolean;
@@ -79,7 +85,7 @@ export async function startAlfworldServer(opts: AlfworldServerOptions = {}): Pro
         const task = pickTask(optionalString(body, 'split') ?? 'train', optionalString(body, 'game_file'), id, imported);
         const env = new AlfworldEnv({ grammar: opts.grammar ?? 'current' });
         const obs = await env.reset(task);
-        store.set(id, { env, steps: 0, done: false });
+        store.set(id, { task, env, steps: 0, done: false });
         const gamefile = [...imported.values()].find((g) => g.task.id === task.id)?.gameFile ?? task.id;
         return { body: json({ obs: obs.text, admissible: obs.admissible ?? [], goal: `${obs.goal ?? ''}.`, gamefile }) };
       }
@@ -94,7 +100,12 @@ export async function startAlfworldServer(opts: AlfworldServerOptions = {}): Pro
         live.last = pyJsonDumps({ obs: r.observation.text, admissible: r.observation.admissible ?? [], won: r.info.won, done: live.done, score: pyFloat(r.info.score) });
         return { body: new RawJson(live.last) };
       }
-      throw new HttpError(404, `unknown path ${path}: use /reset, /step or /close`);
+      if (path === '/prompts') {
+        // The prompts a policy and a world model use for this episode (not part of the reference server).
+        const { task } = store.get(requireString(body, 'task_id'));
+        return { body: json({ system_prompt: agentSystemPrompt(opts.prompts), wm_system_prompt: worldModelSystemPrompt(bakeScene(cachedGame(task)), opts.prompts) }) };
+      }
+      throw new HttpError(404, `unknown path ${path}: use /reset, /step, /prompts or /close`);
     },
     { host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, errors: opts.errors ?? 'ok-with-error' },
   );

@@ -4,19 +4,30 @@
 import type { ChatMessage, Observation, StepResult, TaskRef, TextEnv, WorldModel, SimulatedEnvOptions as CommonSimulatedEnvOptions } from '@diffworld/env-core';
 import { AlfworldGame } from './engine/game.js';
 import { ENV_NAME, cachedGame, goalMeta } from './engine/splits.js';
-import { AGENT_SYSTEM_PROMPT, formatUserTurn } from './harness/agent.js';
+import { formatUserTurn } from './harness/agent.js';
+import { paperAdmissible, paperKill, type PaperKill } from './harness/paper-rules.js';
+import { agentSystemPrompt, worldModelSystemPrompt } from './harness/prompt-set.js';
 import { replayBelief } from './harness/belief.js';
 import { respond, simulatedAdmissible } from './harness/responder.js';
-import { checkGoalSatisfied, type GoalMeta } from './harness/reward.js';
+import { alfworldReward, checkGoalSatisfied, type GoalMeta } from './harness/reward.js';
 import { bakeScene, type BakedScene } from './harness/scene-prompt.js';
-import { cleanWorldModelOutput, initialWorldModelPrompt, stepWorldModelPrompt } from './harness/wm-prompt.js';
+import { cleanWorldModelOutput, stepWorldModelPrompt } from './harness/wm-prompt.js';
 import { NOTHING_HAPPENS } from './world/text.js';
 import { GameNotRunningError } from './env.js';
 
 /** `useResponder` is the reference's ALFWORLD_WM_GUARD=1 (default on); false sends every action to the WM. */
 export interface SimulatedEnvOptions extends CommonSimulatedEnvOptions {
-  /** `initial`: the task's grounded prompt (as in corpus rows); `step`: the per-step state prompt. */
+  /**
+   * `initial`: the task's grounded prompt (as in corpus rows; with `prompts`, the set's template);
+   * `step`: our per-step state prompt.
+   */
   prompt?: 'initial' | 'step';
+  /**
+   * `engine` (default): admissible lists as the real engine sorts them, the episode ends when won,
+   * reward 1 on the winning step. `paper`: the reference simulator's admissible generator and its
+   * scheduler's stops (loop, 4× "Nothing happens."), and on the last step its alfworld_reward.
+   */
+  rules?: 'engine' | 'paper';
 }
 
 interface Episode {
@@ -24,7 +35,10 @@ interface Episode {
   meta: GoalMeta;
   system: string;
   history: ChatMessage[];
+  actions: string[];
+  observations: string[];
   won: boolean;
+  ended: boolean;
 }
 
 export class SimulatedAlfworldEnv implements TextEnv {
@@ -44,12 +58,15 @@ export class SimulatedAlfworldEnv implements TextEnv {
     this.ep = {
       scene,
       meta: goalMeta(task),
-      system: initialWorldModelPrompt(scene),
+      system: worldModelSystemPrompt(scene, this.opts.prompts),
       history: [
-        { role: 'system', content: AGENT_SYSTEM_PROMPT },
+        { role: 'system', content: agentSystemPrompt(this.opts.prompts) },
         { role: 'user', content: formatUserTurn(text, admissible) },
       ],
+      actions: [],
+      observations: [],
       won: false,
+      ended: false,
     };
     return { text, goal: spec.goal.text, admissible };
   }
@@ -75,21 +92,31 @@ export class SimulatedAlfworldEnv implements TextEnv {
     }
     ep.history.push({ role: 'assistant', content: `Action: ${action}` });
     const belief = replayBelief(ep.scene, [...ep.history, { role: 'user', content: text }]);
-    const admissible = simulatedAdmissible(belief);
+    const paper = this.opts.rules === 'paper';
+    const admissible = paper ? paperAdmissible(belief) : simulatedAdmissible(belief);
     ep.history.push({ role: 'user', content: formatUserTurn(text, admissible) });
+    ep.actions.push(action);
+    ep.observations.push(text);
     const won = checkGoalSatisfied(ep.meta, ep.history);
     const newly = won && !ep.won;
     ep.won = won;
+    const kill: PaperKill | undefined = paper && !won ? paperKill(ep.actions, ep.observations) : undefined;
+    const done = won || kill !== undefined;
+    // The paper scores a rollout once, at its end, from the conversation (penalties, partial credit).
+    const reward = paper ? (done && !ep.ended ? alfworldReward(ep.meta, ep.history) : 0) : newly ? 1 : 0;
+    ep.ended = ep.ended || done;
     return {
       observation: { text, admissible },
-      reward: newly ? 1 : 0,
-      done: won,
-      info: { score: won ? 1 : 0, won, valid: text !== NOTHING_HAPPENS, via: local !== undefined ? 'local' : 'wm' },
+      reward,
+      done,
+      info: { score: won ? 1 : 0, won, valid: text !== NOTHING_HAPPENS, via: local !== undefined ? 'local' : 'wm', ...(kill ? { kill } : {}) },
     };
   }
 
   admissibleActions(): string[] {
-    return this.ep ? simulatedAdmissible(replayBelief(this.ep.scene, this.ep.history)) : [];
+    if (!this.ep) return [];
+    const belief = replayBelief(this.ep.scene, this.ep.history);
+    return this.opts.rules === 'paper' ? paperAdmissible(belief) : simulatedAdmissible(belief);
   }
 
   async close(): Promise<void> {

@@ -5,11 +5,12 @@ import { runExpert } from './engine/expert.js';
 import { AlfworldGame } from './engine/game.js';
 import { ENV_NAME, MAX_STEPS, cachedGame, goalMeta, registerGames, splitTasks } from './engine/splits.js';
 import { AlfworldEnv } from './env.js';
-import { AGENT_SYSTEM_PROMPT, formatUserTurn, parseAlfworldAction } from './harness/agent.js';
+import { formatUserTurn, parseAlfworldAction } from './harness/agent.js';
+import { ALFWORLD_PROMPT_SLOTS, agentSystemPrompt, worldModelSystemPrompt } from './harness/prompt-set.js';
+import { comparePaperPrompts, extractPaperPrompts } from './paper/prompts.js';
 import { localResponder } from './harness/responder.js';
 import { alfworldReward } from './harness/reward.js';
 import { bakeScene } from './harness/scene-prompt.js';
-import { initialWorldModelPrompt } from './harness/wm-prompt.js';
 import { startAlfworldServer } from './server.js';
 import { SimulatedAlfworldEnv } from './simulated-env.js';
 import { readImportedGames } from './paper/games-file.js';
@@ -33,14 +34,15 @@ export const alfworldSuite: AlfworldSuite = {
   expertRecord: (task) => playedEpisodeRecord(expertDemo(task)),
   corpusRows: (req) => corpusRows(req),
   agent: {
-    system: () => AGENT_SYSTEM_PROMPT,
+    system: (prompts) => agentSystemPrompt(prompts),
     firstUserTurn: (obs) => formatUserTurn(obs.text, obs.admissible ?? []),
     nextUserTurn: (r) => formatUserTurn(r.observation.text, r.observation.admissible ?? []),
     invalidTurn: (admissible) => formatUserTurn(NOTHING_HAPPENS, admissible ?? []),
     formatAction: (action) => `Action: ${action}`,
     parse: (completion) => parseAlfworldAction(completion),
   },
-  worldModelPrompt: (task) => initialWorldModelPrompt(bakeScene(cachedGame(task))),
+  worldModelPrompt: (task, prompts) => worldModelSystemPrompt(bakeScene(cachedGame(task)), prompts),
+  prompts: { slots: ALFWORLD_PROMPT_SLOTS, extract: extractPaperPrompts, compare: comparePaperPrompts },
   localResponder: (ctx: ResponderContext) => localResponder(ctx),
   reward: (trajectory: ChatMessage[], task: TaskRef) => alfworldReward(goalMeta(task), trajectory),
   parseAction: parseAlfworldAction,
@@ -52,6 +54,6 @@ export const alfworldSuite: AlfworldSuite = {
   },
   server: {
     defaultPort: 30003,
-    start: async ({ gamesFile, ...opts }) => startAlfworldServer({ ...opts, ...(gamesFile ? { games: await readImportedGames(gamesFile) } : {}) }),
+    start: async ({ gamesFile, prompts, ...opts }) => startAlfworldServer({ ...opts, ...(gamesFile ? { games: await readImportedGames(gamesFile) } : {}), ...(prompts ? { prompts } : {}) }),
   },
 };

@@ -4,6 +4,7 @@
 import type { ChatRow } from '@diffworld/dataset';
 import { episodeRecord, type EpisodeRecord } from './episode.js';
 import type { RunningServer } from './http.js';
+import { readPromptSet, type PromptExtraction, type PromptSet, type PromptSlots } from './prompts.js';
 import type { Rng } from './rng.js';
 import type { ChatMessage, Observation, ResponderContext, SampleOptions, Split, StepResult, TaskRef, TextEnv, WorldModel } from './types.js';
 
@@ -12,7 +13,7 @@ export class EnvSuiteError extends Error {
   override readonly name = 'EnvSuiteError';
   readonly badInput = true;
   constructor(
-    readonly code: 'unknown_env' | 'unknown_split' | 'no_imports',
+    readonly code: 'unknown_env' | 'unknown_split' | 'no_imports' | 'no_prompts',
     message: string,
   ) {
     super(message);
@@ -24,12 +25,14 @@ export interface CorpusRequest {
   split: Split;
   episodes: number;
   seed: number;
+  /** The paper's prompts (a loaded prompt file) instead of ours, for the agent history and the WM system prompt. */
+  prompts?: PromptSet;
 }
 
 /** The paper harness's framing of an episode, so a policy sees exactly what the paper's agents see. */
 export interface AgentHarness {
-  /** The agent's system prompt. */
-  system(): string;
+  /** The agent's system prompt: ours, or the prompt set's when one is given. */
+  system(prompts?: PromptSet): string;
   /** The first user turn, from the reset observation. */
   firstUserTurn(obs: Observation): string;
   /** The user turn after a step. */
@@ -48,6 +51,8 @@ export interface SimulatedEnvOptions {
   useResponder?: boolean;
   /** Sampling options passed to the world model. */
   sampling?: SampleOptions;
+  /** The paper's prompts: the agent system prompt in the history and the WM system prompt come from this set. */
+  prompts?: PromptSet;
 }
 
 export interface ServerStartOptions {
@@ -55,6 +60,28 @@ export interface ServerStartOptions {
   port: number;
   /** A file of imported real games to serve too (ALFWorld: `diffworld env import alfworld` output). */
   gamesFile?: string;
+  /** The paper's prompts: the server also answers `POST /prompts {task_id}` with the episode's agent and WM system prompts. */
+  prompts?: PromptSet;
+}
+
+/** How many of the paper's rows our harness reproduces byte for byte with a prompt set. */
+export interface PromptComparison {
+  rows: number;
+  agentSystemIdentical: number;
+  worldModelIdentical: number;
+  /** Rows whose world-model prompt we could not build (e.g. a task our engine does not have), each with why. */
+  unavailable: { where: string; why: string }[];
+  /** Up to a few rows that differ, each with the first differing character offset. */
+  firstDifferences: { where: string; prompt: 'agentSystem' | 'worldModel'; offset: number }[];
+}
+
+/** An env's support for the paper's prompts: the slots its harness fills, extraction and comparison. */
+export interface SuitePrompts {
+  readonly slots: PromptSlots;
+  /** Derives the paper's templates from rows of its published data (files the user has). */
+  extract(rowFiles: readonly string[]): Promise<PromptExtraction>;
+  /** Renders every row's prompts with our harness and the set, and counts the identical ones. */
+  compare(rowFiles: readonly string[], set: PromptSet): Promise<PromptComparison>;
 }
 
 /** One per environment package: everything the trainer, the corpus builder, eval and the CLI need. */
@@ -83,8 +110,10 @@ export interface EnvSuite {
   corpusRows(req: CorpusRequest): Iterable<ChatRow> | AsyncIterable<ChatRow>;
   /** The agent's prompts and parser. */
   readonly agent: AgentHarness;
-  /** Grounded world-model system prompt (dataset's section layout) for the task's initial state. */
-  worldModelPrompt(task: TaskRef): string;
+  /** Grounded world-model system prompt (dataset's section layout) for the task's initial state; the set's template when one is given. */
+  worldModelPrompt(task: TaskRef, prompts?: PromptSet): string;
+  /** The paper's prompts for this env (`diffworld env prompts extract`); absent where not supported. */
+  readonly prompts?: SuitePrompts;
   /** A deterministic answer when the outcome is certain, or undefined to defer to the world model. */
   localResponder(ctx: ResponderContext): string | undefined;
   /** Reward computed from the trajectory alone (no engine access). */
@@ -105,6 +134,19 @@ export interface EnvSuite {
 export function checkSplit<S extends Split>(suite: { readonly name: string; readonly splits: readonly S[] }, split: string): S {
   if (!(suite.splits as readonly string[]).includes(split)) throw new EnvSuiteError('unknown_split', `unknown split "${split}" for ${suite.name}: one of ${suite.splits.join(', ')}`);
   return split as S;
+}
+
+/** Reads a prompt file for a suite (`--prompts FILE`): its env and slots are checked. */
+export function loadPromptSet(suite: Pick<EnvSuite, 'name' | 'prompts'>, path: string): PromptSet {
+  if (!suite.prompts) throw new EnvSuiteError('no_prompts', `${suite.name} does not support the paper's prompt sets`);
+  return readPromptSet(path, suite.name, suite.prompts.slots);
+}
+
+/** Where two texts first differ (the shorter length when one is a prefix of the other). */
+export function firstDifference(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return i;
+  return n;
 }
 
 /** The error of an env that has no imported real games (only ALFWorld imports the paper's rows). */

@@ -51,24 +51,30 @@ export function bakeScene(spec: GameSpec): BakedScene {
   };
 }
 
+/** The parts of a baked scene that vary by task: the slots of the baked prompt's template. */
+export const BAKED_SCENE_SLOTS = ['task', 'task_type', 'goal_predicates', 'receptacles', 'object_locations'] as const;
+export type BakedSceneSlot = (typeof BAKED_SCENE_SLOTS)[number];
+
+/** The values of a baked scene's slots (the goal without its final period; sections as lines). */
+export function bakedSceneSlots(b: BakedScene): Record<BakedSceneSlot, string> {
+  const closedSet = new Set(b.receptacles.filter((r) => r.closed).map((r) => r.name));
+  return {
+    task: b.task,
+    task_type: b.taskType,
+    goal_predicates: goalPredicates(b.taskType, b.target, b.destination, b.toggle),
+    receptacles: b.receptacles.map((r) => `- ${r.name} (${r.closed ? 'closed' : 'open'})`).join('\n'),
+    object_locations:
+      b.objects.length === 0
+        ? '(no objects observed in any visited receptacle)'
+        : b.objects.map((o) => `- ${o.name}: ${closedSet.has(o.receptacle) ? 'in' : 'on'} ${o.receptacle}`).join('\n'),
+  };
+}
+
 /** The baked prompt text, exactly the reference layout. */
 export function renderBakedScene(b: BakedScene): string {
-  const closedSet = new Set(b.receptacles.filter((r) => r.closed).map((r) => r.name));
-  const lines = [
-    // The goal line after "Your task is to:", final period included.
-    `Task: ${b.task}.`,
-    `Task type: ${b.taskType}`,
-    `Goal predicates: ${goalPredicates(b.taskType, b.target, b.destination, b.toggle)}`,
-    '',
-    '## INITIAL SCENE',
-    ...b.receptacles.map((r) => `- ${r.name} (${r.closed ? 'closed' : 'open'})`),
-    '',
-    '## INITIAL OBJECT LOCATIONS',
-    ...(b.objects.length === 0
-      ? ['(no objects observed in any visited receptacle)']
-      : b.objects.map((o) => `- ${o.name}: ${closedSet.has(o.receptacle) ? 'in' : 'on'} ${o.receptacle}`)),
-  ];
-  return lines.join('\n');
+  const v = bakedSceneSlots(b);
+  // The goal line after "Your task is to:", final period included.
+  return `Task: ${v.task}.\nTask type: ${v.task_type}\nGoal predicates: ${v.goal_predicates}\n\n## INITIAL SCENE\n${v.receptacles}\n\n## INITIAL OBJECT LOCATIONS\n${v.object_locations}`;
 }
 
 /** Reads a baked scene back out of any text that contains one (a grounded WM prompt, a dataset row). */
