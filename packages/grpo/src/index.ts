@@ -18,3 +18,13 @@ export {
   LineWalkEnv, SimulatedLineWalk, LineWalkOracle, LineWalkCodec, LINE_WALK_VOCAB, LINE_CELLS, lineWalkLayout, lineWalkTasks, lineWalkExpert, parseLineObservation,
 } from './toy/line-walk.js';
 export { ChatTurnCodec, type ChatCodecOptions } from './chat-codec.js';
+// The runner of `nx run grpo:train:<env>`: stages in a run directory, rollout sources, the report.
+export {
+  resolvePipelineConfig, defaultPipelineConfig, PAPER_MAX_TURNS, type PipelineConfig, type TokenizerStage, type WorldModelStage, type PolicyStage, type SftStage, type EvalStage, type GrpoStage, type RolloutStage,
+} from './pipeline/config.js';
+export { runGrpoPipeline, PipelineStopped, type PipelineOptions, type PipelineResult } from './pipeline/pipeline.js';
+export { AgentFramedEnv, realEngineSource, worldModelSource, applySuiteReward, type RolloutSource } from './pipeline/sources.js';
+export { checkpointWorldModel, worldModelMessages, type CheckpointWorldModelOptions, type WorldModelSampling } from './pipeline/world-model.js';
+export { evaluatePolicy, type PolicyEvalOptions } from './pipeline/evaluate.js';
+export { savePolicy, loadPolicy, type StoredPolicy } from './pipeline/policy-store.js';
+export { pipelineSummary, renderPipelineMarkdown, renderComparisonHtml, type PipelineReport } from './pipeline/report.js';
