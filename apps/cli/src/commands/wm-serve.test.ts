@@ -1,0 +1,44 @@
+// `diffworld wm serve`: bad arguments exit 2 naming the option; the arguments become a running
+// server on a tiny trained model (token, batching, port 0), which answers both routes.
+import { trainTinyWorldModel } from '@diffworld/wm-server';
+import { describe, expect, it } from 'vitest';
+import { parseCommandArgs } from '../command.js';
+import { runCli } from '../testing.js';
+import { startFromArgs, WM_SERVE_COMMANDS } from './wm-serve.js';
+
+describe('diffworld wm serve', () => {
+  it('refuses bad arguments with exit 2, naming the option', async () => {
+    for (const [argv, message] of [
+      [['wm', 'serve'], '--model is required'],
+      [['wm', 'serve', '--model', 'x', '--port', '70000'], '--port must be in 0..65535'],
+      [['wm', 'serve', '--model', 'x', '--max-batch', '0'], '--max-batch must be a positive integer'],
+      [['wm', 'serve', '--model', 'x', '--token', 'short'], '--token must be at least 8 characters'],
+      [['wm', 'serve', '--model', 'x', '--provider', 'tpu'], '--provider must be one of'],
+    ] as const) {
+      const r = await runCli(...argv);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain(message);
+    }
+  });
+
+  it('serves a checkpoint with the options given', async () => {
+    const dir = await trainTinyWorldModel({ steps: 2, rows: 8 });
+    const command = WM_SERVE_COMMANDS[0]!;
+    const lines: string[] = [];
+    const args = parseCommandArgs(command, ['--model', dir, '--port', '0', '--token', 'a-long-token', '--max-batch', '4', '--max-wait-ms', '10', '--model-id', 'tiny', '--provider', 'cpu']);
+    const server = await startFromArgs(args, { out: () => {}, err: (l) => lines.push(l) });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(lines.join('\n')).toContain('serving tiny on');
+      expect(lines.join('\n')).toContain('max batch 4, max wait 10 ms');
+      const auth = { authorization: 'Bearer a-long-token' };
+      expect((await fetch(`${server.url}/v1/models`)).status).toBe(401);
+      const chat = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: auth, body: JSON.stringify({ model: 'tiny', messages: [{ role: 'user', content: 'Action: look' }], max_tokens: 8 }) });
+      expect(chat.status).toBe(200);
+      const proxy = await fetch(`${server.url}/predict`, { method: 'POST', headers: auth, body: JSON.stringify({ state: [], action: 'look', max_tokens: 8 }) });
+      expect(typeof ((await proxy.json()) as { generated_text: unknown }).generated_text).toBe('string');
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
