@@ -133,4 +133,33 @@ describe('diffworld env import / serve --games', () => {
     writeFileSync(rows, '{"game_file": 3}\n');
     expect(await runCli('env', 'import', 'alfworld', rows, '--out', out)).toMatchObject({ code: 2, err: expect.stringContaining(`${rows}:1: game_file: expected a string`) });
   });
+
+  it('prompts extract derives a prompt file from rows; corpus and eval agent use it with --prompts', async () => {
+    const { samplePaperRow } = await import('@diffworld/alfworld');
+    const dir = mkdtempSync(join(tmpdir(), 'dw-env-prompts-'));
+    const rows = join(dir, 'rows.jsonl');
+    // Rows of the paper's shape with a system prompt written here (synthetic, not the paper's).
+    const system = 'Synthetic agent prompt for the CLI test.';
+    const row = samplePaperRow();
+    writeFileSync(rows, JSON.stringify({ ...row, messages: [{ role: 'system', content: system }, row.messages[1]] }) + '\n');
+    const prompts = join(dir, 'prompts.json');
+    const c = await runCli('env', 'prompts', 'extract', 'alfworld', rows, '--out', prompts);
+    expect(c.code, c.err).toBe(0);
+    expect(c.out).toContain('identical with our harness: agent system prompt 1/1 (100.0%), world-model prompt 1/1 (100.0%)');
+    expect(JSON.parse(readFileSync(prompts, 'utf8'))).toMatchObject({ format: 'diffworld.prompts/1', env: 'alfworld', agentSystem: { parts: [{ text: system }] } });
+    const corpus = join(dir, 'corpus.jsonl');
+    expect((await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '1', '--prompts', prompts, '--out', corpus)).code).toBe(0);
+    const first = JSON.parse(readFileSync(corpus, 'utf8').split('\n')[0]!);
+    expect(first.messages[0].content).toMatch(/^Task: .*\nTask type: /);
+    expect(first.messages[1].content).toContain(system);
+    const evalOut = join(dir, 'eval');
+    const e = await runCli('eval', 'agent', '--env', 'alfworld', '--policy', 'expert', '--split', 'train', '--limit', '1', '--prompts', prompts, '--out', evalOut);
+    expect(e.code, e.err).toBe(0);
+    expect(JSON.parse(readFileSync(join(evalOut, 'episodes.jsonl'), 'utf8').split('\n')[0]!).messages[0].content).toBe(system);
+    // A set for another env, an env without prompt sets, and a missing rows file are refused with exit 2.
+    expect(await runCli('env', 'corpus', 'sciworld', '--split', 'train', '--episodes', '1', '--prompts', prompts, '--out', corpus)).toMatchObject({ code: 2, err: expect.stringContaining("sciworld does not support the paper's prompt sets") });
+    expect(await runCli('env', 'prompts', 'extract', 'alfworld', '--out', prompts)).toMatchObject({ code: 2 });
+    writeFileSync(prompts, '{"format": "diffworld.prompts/1", "env": "appworld"}');
+    expect(await runCli('eval', 'agent', '--env', 'alfworld', '--policy', 'expert', '--split', 'train', '--prompts', prompts, '--out', evalOut)).toMatchObject({ code: 2, err: expect.stringContaining('this prompt set is for "appworld", not alfworld') });
+  });
 });

@@ -1,12 +1,20 @@
-// `diffworld env play|expert|corpus|serve <env>`: the environment engines from the command line.
+// `diffworld env play|expert|corpus|serve|import <env>` and `env prompts extract`: the environment engines from the command line.
 import { createInterface } from 'node:readline';
 import { AtomicFile, createRowWriter } from '@diffworld/dataset';
-import { checkSplit } from '@diffworld/env-core';
+import { checkSplit, loadPromptSet, writePromptSet, EnvSuiteError, type EnvSuite, type PromptSet } from '@diffworld/env-core';
 import { importRowsFile, writeImportedGames } from '@diffworld/alfworld';
 import { ENV_NAMES, envSuite } from '@diffworld/eval';
-import { EXIT, UsageError, intOpt, positiveIntOpt, positional, stringOpt, requiredString, type Command } from '../command.js';
+import { EXIT, UsageError, intOpt, positiveIntOpt, positional, stringOpt, requiredString, type Command, type ParsedArgs } from '../command.js';
 
 const names = () => ENV_NAMES.join('|');
+
+/** `--prompts FILE`: the paper's prompts for this env (checked before any work), or undefined. */
+function promptsOpt(args: ParsedArgs, suite: EnvSuite): PromptSet | undefined {
+  const file = stringOpt(args, 'prompts');
+  return file === undefined ? undefined : loadPromptSet(suite, file);
+}
+
+const PROMPTS_HELP = `  --prompts FILE  the paper's prompts (\`diffworld env prompts extract\` output) instead of ours`;
 
 const play: Command = {
   path: ['env', 'play'],
@@ -98,24 +106,28 @@ Example:
 const corpus: Command = {
   path: ['env', 'corpus'],
   summary: 'generate world-model training rows from expert and perturbed episodes',
-  help: `Usage: diffworld env corpus <${names()}> --split S --episodes N --out FILE(.jsonl|.parquet) [--seed S]
+  help: `Usage: diffworld env corpus <${names()}> --split S --episodes N --out FILE(.jsonl|.parquet) [--seed S] [--prompts FILE]
 
 Rows are {"messages":[system = grounded world-model prompt,
 user = "State: <json history>\\n\\nAction: <action>", assistant = next observation]}.
+With --prompts, the system prompt and the agent history's system prompt are the paper's.
+
+${PROMPTS_HELP}
 
 Example:
   npx diffworld env corpus alfworld --split train --episodes 200 --out wm-corpus.parquet`,
-  options: { split: { type: 'string' }, episodes: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' } },
+  options: { split: { type: 'string' }, episodes: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, prompts: { type: 'string' } },
   async run(args, io) {
     const suite = envSuite(positional(args, 0, 'environment name'));
     // Checked before the output file is created.
     const split = checkSplit(suite, requiredString(args, 'split'));
+    const prompts = promptsOpt(args, suite);
     const episodes = positiveIntOpt(args, 'episodes', 100);
     const out = requiredString(args, 'out');
     const writer = await createRowWriter(out);
     let rows = 0;
     try {
-      for await (const row of suite.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0) })) {
+      for await (const row of suite.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0), ...(prompts ? { prompts } : {}) })) {
         await writer.write(row);
         rows++;
       }
@@ -132,18 +144,23 @@ Example:
 const serve: Command = {
   path: ['env', 'serve'],
   summary: "serve an environment over HTTP (the reference's reset/step/close protocol)",
-  help: `Usage: diffworld env serve <${names()}> [--port P] [--host H] [--games FILE]
+  help: `Usage: diffworld env serve <${names()}> [--port P] [--host H] [--games FILE] [--prompts FILE]
 
 Binds 127.0.0.1 unless --host says otherwise. Stops on Ctrl-C. --games serves imported real games
 too (alfworld: the output of \`diffworld env import alfworld\`), playable by their game_file path.
+With --prompts (alfworld), POST /prompts {task_id} answers the episode's agent and world-model
+system prompts from the paper's prompt set.
+
+${PROMPTS_HELP}
 
 Example:
   npx diffworld env serve alfworld --port 30003`,
-  options: { port: { type: 'string' }, host: { type: 'string' }, games: { type: 'string' } },
+  options: { port: { type: 'string' }, host: { type: 'string' }, games: { type: 'string' }, prompts: { type: 'string' } },
   async run(args, io) {
     const suite = envSuite(positional(args, 0, 'environment name'));
     const gamesFile = stringOpt(args, 'games');
-    const server = await suite.server.start({ host: stringOpt(args, 'host') ?? '127.0.0.1', port: intOpt(args, 'port', suite.server.defaultPort), ...(gamesFile ? { gamesFile } : {}) });
+    const prompts = promptsOpt(args, suite);
+    const server = await suite.server.start({ host: stringOpt(args, 'host') ?? '127.0.0.1', port: intOpt(args, 'port', suite.server.defaultPort), ...(gamesFile ? { gamesFile } : {}), ...(prompts ? { prompts } : {}) });
     io.out(`${suite.name} env server listening on ${server.url}`);
     await new Promise<void>((resolve) => {
       const stop = () => void server.close().then(resolve);
@@ -186,4 +203,40 @@ Example:
   },
 };
 
-export const ENV_COMMANDS: readonly Command[] = [play, expert, corpus, serve, importGames];
+const extractPrompts: Command = {
+  path: ['env', 'prompts', 'extract'],
+  summary: "derive the paper's agent and world-model prompt templates from rows of its data (for --prompts)",
+  help: `Usage: diffworld env prompts extract <${names()}> ROWS.jsonl [ROWS2.jsonl …] --out PROMPTS.json
+
+Reads rows of the paper's published data that you have (alfworld: alfworld_eval_id.jsonl,
+alfworld_rl.jsonl) and writes the templates of its agent system prompt and world-model system
+prompt: the rows' text with the parts our harness computes per task cut out. The file is read by
+--prompts on env corpus, env serve and eval agent; with it those prompts are the paper's byte for
+byte. Prints how many rows follow each template and how many our harness reproduces exactly
+(rows that differ are listed on stderr). The paper's text goes only into PROMPTS.json.
+
+Example:
+  npx diffworld env prompts extract alfworld ../shared/data/paper/alfworld/alfworld_eval_id.jsonl --out paper-prompts.json
+  npx diffworld env corpus alfworld --split train --episodes 100 --prompts paper-prompts.json --out wm.parquet`,
+  options: { out: { type: 'string' } },
+  async run(args, io) {
+    const suite = envSuite(positional(args, 0, 'environment name'));
+    if (!suite.prompts) throw new EnvSuiteError('no_prompts', `${suite.name} does not support the paper's prompt sets yet (alfworld does)`);
+    positional(args, 1, 'rows file (JSONL)');
+    const files = args.positionals.slice(1);
+    const out = requiredString(args, 'out');
+    const { set, disagreeing } = await suite.prompts.extract(files);
+    const cmp = await suite.prompts.compare(files, set);
+    writePromptSet(out, set);
+    const share = (n: number) => `${n}/${cmp.rows} (${((100 * n) / Math.max(cmp.rows, 1)).toFixed(1)}%)`;
+    io.out(`${suite.name} prompts → ${out}: agent system prompt from ${set.source.agentSystem.agreeing}/${set.source.agentSystem.examples} rows, world-model prompt from ${set.source.worldModel.agreeing}/${set.source.worldModel.examples} rows`);
+    io.out(`identical with our harness: agent system prompt ${share(cmp.agentSystemIdentical)}, world-model prompt ${share(cmp.worldModelIdentical)}`);
+    for (const w of disagreeing.agentSystem) io.err(`env prompts: ${w}: agent system prompt differs from the template`);
+    for (const w of disagreeing.worldModel) io.err(`env prompts: ${w}: world-model prompt does not follow the template`);
+    for (const u of cmp.unavailable) io.err(`env prompts: ${u.where}: no world-model prompt of ours (${u.why})`);
+    for (const d of cmp.firstDifferences) io.err(`env prompts: ${d.where}: our ${d.prompt} prompt first differs at character ${d.offset}`);
+    return EXIT.ok;
+  },
+};
+
+export const ENV_COMMANDS: readonly Command[] = [play, expert, corpus, serve, importGames, extractPrompts];

@@ -2,7 +2,7 @@
 // OpenAI-compatible endpoint) against the real engine on one split; writes the episode records,
 // the summary and the report.
 import { ENV_NAMES, envSuite, evaluateAgent, expertPolicy, randomPolicy, readMetricsJsonl, remotePolicy, writeAgentEvaluation, type Policy } from '@diffworld/eval';
-import { checkSplit } from '@diffworld/env-core';
+import { checkSplit, loadPromptSet } from '@diffworld/env-core';
 import { EXIT, UsageError, intOpt, positiveIntOpt, numberOpt, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
 
 const HELP = `Usage: diffworld eval agent --env ENV --policy POLICY --split SPLIT --out DIR [options]
@@ -26,6 +26,8 @@ Options:
   --limit N          play a seeded sample of N tasks of the split (default: all)
   --games FILE       play the imported real games of FILE that belong to the split instead of the
                      split's generated tasks (alfworld: \`diffworld env import alfworld\` output)
+  --prompts FILE     the paper's agent system prompt (\`diffworld env prompts extract\` output)
+                     instead of ours
   --seed S           seed of the task sample and of the random policy (default 0)
   --model NAME       model name sent to the server (default "default")
   --temperature T    sampling temperature sent to the server (default 0)
@@ -69,6 +71,7 @@ const agentCommand: Command = {
     workers: { type: 'string' },
     limit: { type: 'string' },
     games: { type: 'string' },
+    prompts: { type: 'string' },
     seed: { type: 'string' },
     model: { type: 'string' },
     temperature: { type: 'string' },
@@ -82,6 +85,8 @@ const agentCommand: Command = {
     if (!(ENV_NAMES as readonly string[]).includes(env)) throw new UsageError(`--env must be one of ${ENV_NAMES.join(', ')}, got "${env}"`);
     // Checked here (before any work) by the one split check; evaluateAgent takes it as given.
     const split = checkSplit(envSuite(env), requiredString(args, 'split'));
+    const promptsFile = stringOpt(args, 'prompts');
+    const prompts = promptsFile === undefined ? undefined : loadPromptSet(envSuite(env), promptsFile);
     const out = requiredString(args, 'out');
     const seed = intOpt(args, 'seed', 0);
     const workers = positiveIntOpt(args, 'workers', 1);
@@ -103,6 +108,7 @@ const agentCommand: Command = {
       seed,
       limit,
       ...(stringOpt(args, 'games') === undefined ? {} : { gamesFile: stringOpt(args, 'games')! }),
+      ...(prompts ? { prompts } : {}),
       onProgress: (done, total) => {
         const now = performance.now();
         if (done < total && now - lastReport < 2000) return;

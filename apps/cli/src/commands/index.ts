@@ -35,6 +35,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { path: ['env', 'corpus'], module: 'env', summary: 'generate world-model training rows from expert and perturbed episodes' },
   { path: ['env', 'serve'], module: 'env', summary: "serve an environment over HTTP (the reference's reset/step/close protocol)" },
   { path: ['env', 'import'], module: 'env', summary: "turn the paper's ALFWorld rows into games our engine plays (for env serve --games)" },
+  { path: ['env', 'prompts', 'extract'], module: 'env', summary: "derive the paper's agent and world-model prompt templates from rows of its data (for --prompts)" },
   { path: ['eval', 'score'], module: 'eval', summary: 'score predictions vs references (exact/semantic match, ROUGE-L, BLEU, diversity, MAUVE)' },
   { path: ['eval', 'agent'], module: 'evalAgent', summary: 'evaluate a policy (expert | random | OpenAI-compatible URL) on an env split; report with charts' },
   { path: ['wm', 'train'], module: 'wm', summary: 'train an MDLM / block-diffusion (SDAR) / AR world model on chat rows; resumable' },

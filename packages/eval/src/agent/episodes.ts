@@ -1,6 +1,6 @@
 // Plays episodes against the real engines, advancing a window of episodes in lockstep so that the
 // policy answers one batch per turn. Used in the main thread and inside pool workers alike.
-import { episodeRecord, type ChatMessage, type EnvSuite, type EpisodeRecord, type TaskRef, type TextEnv } from '@diffworld/env-core';
+import { episodeRecord, type ChatMessage, type EnvSuite, type EpisodeRecord, type PromptSet, type TaskRef, type TextEnv } from '@diffworld/env-core';
 import { envSuite } from './envs.js';
 import type { Policy, PolicyRequest } from './policy.js';
 
@@ -18,7 +18,7 @@ interface Running {
   admissible: string[] | undefined;
 }
 
-async function start(suite: EnvSuite, task: TaskRef, index: number): Promise<Running> {
+async function start(suite: EnvSuite, task: TaskRef, index: number, prompts: PromptSet | undefined): Promise<Running> {
   // Every suite's createEnv caps steps already (the runner also counts invalid turns itself).
   const env = suite.createEnv();
   const obs = await env.reset(task);
@@ -27,7 +27,7 @@ async function start(suite: EnvSuite, task: TaskRef, index: number): Promise<Run
     task,
     env,
     messages: [
-      { role: 'system', content: suite.agent.system() },
+      { role: 'system', content: suite.agent.system(prompts) },
       { role: 'user', content: suite.agent.firstUserTurn(obs) },
     ],
     actions: [],
@@ -69,6 +69,8 @@ export interface PlayOptions {
   batchSize?: number;
   /** Called after each finished episode with its position in `tasks`. */
   onEpisode?: (index: number, record: EpisodeRecord) => void;
+  /** The paper's prompts (a loaded prompt file): the agent's system prompt comes from it. */
+  prompts?: PromptSet;
 }
 
 /** Plays one episode per task with the policy; records come back in the order of `tasks`. */
@@ -80,7 +82,7 @@ export async function playEpisodes(envName: string, tasks: readonly TaskRef[], p
   let active: Running[] = [];
   while (next < tasks.length || active.length > 0) {
     while (active.length < batchSize && next < tasks.length) {
-      active.push(await start(suite, tasks[next]!, next));
+      active.push(await start(suite, tasks[next]!, next, opts.prompts));
       next++;
     }
     const requests: PolicyRequest[] = active.map((ep) => ({

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importPaperRow, samplePaperRow, writeImportedGames } from '@diffworld/alfworld';
+import { PROMPT_SET_FORMAT, type PromptSet } from '@diffworld/env-core';
 import { describe, expect, it } from 'vitest';
 import { ENV_NAMES, envSuite } from './envs.js';
 import { expertPolicy, mapBatch, randomPolicy, type Policy } from './policy.js';
@@ -29,6 +30,21 @@ describe('evaluateAgent', () => {
     expect(r.messages[2]!.content).toBe(`Action: ${r.actions[0]}`);
     expect(r.steps).toBe(r.actions.length);
     expect(r.messages).toHaveLength(2 + 2 * r.steps);
+  });
+
+  it('a prompt set replaces the agent system prompt, in the main thread and in workers', async () => {
+    // A synthetic set (text written here): the agent prompt is constant, the WM template one slot.
+    const prompts: PromptSet = {
+      format: PROMPT_SET_FORMAT,
+      env: 'alfworld',
+      agentSystem: { parts: [{ text: 'Synthetic agent prompt.' }] },
+      worldModel: { parts: [{ slot: 'task' }] },
+      source: { files: [], agentSystem: { examples: 1, agreeing: 1 }, worldModel: { examples: 1, agreeing: 1 } },
+    };
+    for (const workers of [1, 2]) {
+      const { records } = await evaluateAgent({ env: 'alfworld', policy: expertPolicy(), split: 'eval_in_distribution', limit: 2, workers, prompts });
+      expect(records.map((r) => [r.messages[0]!.content, r.won])).toEqual([['Synthetic agent prompt.', true], ['Synthetic agent prompt.', true]]);
+    }
   });
 
   it('an unparseable completion costs a turn, is not sent to the env, and the step limit ends the episode', async () => {

@@ -2,7 +2,7 @@
 // type with Wilson 95% intervals. Local policies (expert, random) run in a piscina pool when
 // workers > 1; a remote policy stays in the main thread, where its own concurrency limit applies.
 import { Piscina } from 'piscina';
-import { Rng, checkSplit, summarizeEpisodes, type EpisodeRecord, type EpisodeSummary, type TaskRef } from '@diffworld/env-core';
+import { Rng, checkSplit, summarizeEpisodes, type EpisodeRecord, type EpisodeSummary, type PromptSet, type TaskRef } from '@diffworld/env-core';
 import { EvalError } from '../errors.js';
 import { envSuite } from './envs.js';
 import { playEpisodes } from './episodes.js';
@@ -22,6 +22,8 @@ export interface EvaluateAgentOptions {
   limit?: number;
   /** Play the imported real games of this file (`diffworld env import`) that belong to the split, instead of the split's generated tasks. */
   gamesFile?: string;
+  /** The paper's prompts (`diffworld env prompts extract` output, loaded): the agent's system prompt comes from it. */
+  prompts?: PromptSet;
   /** Episodes advanced in lockstep per policy batch. */
   batchSize?: number;
   onProgress?: (done: number, total: number, record: EpisodeRecord) => void;
@@ -93,7 +95,7 @@ async function playInPool(opts: EvaluateAgentOptions, tasks: TaskRef[], workers:
   try {
     const jobs: Promise<void>[] = [];
     for (let start = 0; start < tasks.length; start += chunkSize) {
-      const chunk: EpisodeChunk = { env: opts.env, tasks: tasks.slice(start, start + chunkSize), policy: spec, batchSize, ...(opts.gamesFile === undefined ? {} : { gamesFile: opts.gamesFile }) };
+      const chunk: EpisodeChunk = { env: opts.env, tasks: tasks.slice(start, start + chunkSize), policy: spec, batchSize, ...(opts.gamesFile === undefined ? {} : { gamesFile: opts.gamesFile }), ...(opts.prompts ? { prompts: opts.prompts } : {}) };
       jobs.push(
         pool.run(chunk).then((rs) => {
           rs.forEach((r, i) => {
@@ -121,7 +123,7 @@ export async function evaluateAgent(opts: EvaluateAgentOptions): Promise<AgentEv
   let done = 0;
   const records = usePool
     ? await playInPool(opts, tasks, workers, batchSize)
-    : await playEpisodes(opts.env, tasks, opts.policy, { batchSize, onEpisode: (_i, r) => opts.onProgress?.(++done, tasks.length, r) });
+    : await playEpisodes(opts.env, tasks, opts.policy, { batchSize, ...(opts.prompts ? { prompts: opts.prompts } : {}), onEpisode: (_i, r) => opts.onProgress?.(++done, tasks.length, r) });
   const wallSeconds = (performance.now() - t0) / 1000;
   return {
     records,

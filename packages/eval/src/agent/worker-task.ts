@@ -1,5 +1,5 @@
 // What a pool worker runs: a chunk of episodes with a policy rebuilt from its spec.
-import type { EpisodeRecord, TaskRef } from '@diffworld/env-core';
+import type { EpisodeRecord, PromptSet, TaskRef } from '@diffworld/env-core';
 import { envSuite } from './envs.js';
 import { playEpisodes } from './episodes.js';
 import { localPolicy, type LocalPolicySpec } from './policy.js';
@@ -11,6 +11,8 @@ export interface EpisodeChunk {
   batchSize: number;
   /** Imported games the tasks come from: registered in this worker once before it plays them. */
   gamesFile?: string;
+  /** The paper's prompts, passed as data (plain JSON) to the worker. */
+  prompts?: PromptSet;
 }
 
 const loaded = new Set<string>();
@@ -21,5 +23,5 @@ export async function playChunk(chunk: EpisodeChunk): Promise<EpisodeRecord[]> {
     await envSuite(chunk.env).loadGames?.(chunk.gamesFile);
     loaded.add(key);
   }
-  return playEpisodes(chunk.env, chunk.tasks, localPolicy(chunk.policy), { batchSize: chunk.batchSize });
+  return playEpisodes(chunk.env, chunk.tasks, localPolicy(chunk.policy), { batchSize: chunk.batchSize, ...(chunk.prompts ? { prompts: chunk.prompts } : {}) });
 }
