@@ -30,3 +30,7 @@ export { writeAgentEvaluation, OUTPUT_FILES } from './agent/output.js';
 export { renderHtmlReport, renderMarkdownReport, type ReportInput } from './report/report.js';
 export { parseMetricsJsonl, readMetricsJsonl, type MetricsRun } from './report/metrics.js';
 export { barChartCI, histogram, histogramBins, lineChart, ticks, escapeXml, type CiBar, type Bin, type Series } from './report/svg.js';
+export { LocalWorldModel, worldModelMessages, generateOptionsOf, type LocalWorldModelOptions } from './world-model/local.js';
+export { localCompleter, remoteCompleter, errorText, type ChatCompleter, type Completion, type CompletionRequest } from './world-model/completer.js';
+export { generateOutputs, SKIPPED_OVERLONG, type GenerateOutputsOptions, type GenerateOutputsResult, type OutputRow } from './world-model/outputs.js';
+export { evaluateWorldModel, outputsPath, SAMPLE_SEED_STRIDE, type EvaluateWorldModelOptions, type WorldModelEvaluation } from './world-model/evaluate.js';
