@@ -39,6 +39,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { path: ['eval', 'score'], module: 'eval', summary: 'score predictions vs references (exact/semantic match, ROUGE-L, BLEU, diversity, MAUVE)' },
   { path: ['eval', 'agent'], module: 'evalAgent', summary: 'evaluate a policy (expert | random | OpenAI-compatible URL) on an env split; report with charts' },
   { path: ['wm', 'train'], module: 'wm', summary: 'train an MDLM / block-diffusion (SDAR) / AR world model on chat rows; resumable' },
+  { path: ['wm', 'export'], module: 'wm', summary: 'export a checkpoint to one standalone ONNX inference file (logits; optionally with a KV cache)' },
   { path: ['wm', 'serve'], module: 'wmServe', summary: "serve a world model over OpenAI chat completions and the paper's proxy route, with dynamic batching" },
   { path: ['doctor'], module: 'doctor', summary: 'check Node/ONNX Runtime, which execution providers work here, and their MatMul GFLOP/s' },
   { path: ['tokenizer', 'train'], module: 'tokenizer', summary: 'train a byte-level BPE tokenizer.json on chat rows or text files' },

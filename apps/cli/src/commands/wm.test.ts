@@ -54,3 +54,20 @@ describe('diffworld wm train', () => {
     expect(existsSync(join(out, 'model', 'config.json'))).toBe(true);
   }, 120_000);
 });
+
+describe('diffworld wm export', () => {
+  it('writes an ONNX file of a transformers checkpoint that ONNX Runtime loads; bad input exits 2', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'wm-export-')), 'm.onnx');
+    const model = join(root, 'test-data/golden/hf/qwen3/float32');
+    const r = await runCli('wm', 'export', '--model', model, '--out', out, '--kv-cache');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('qwen3 2×');
+    const { InferenceSession } = await import('onnxruntime-node');
+    const s = await InferenceSession.create(readFileSync(out));
+    expect(s.inputNames).toEqual(expect.arrayContaining(['input_ids', 'position_ids', 'attention_bias', 'past.0.key']));
+    expect(s.outputNames).toEqual(expect.arrayContaining(['logits', 'present.0.key']));
+    const missing = await runCli('wm', 'export', '--model', join(root, 'test-data/wm'), '--out', out);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain('not a checkpoint directory');
+  });
+});

@@ -1,7 +1,8 @@
 // `diffworld wm train` (issue 11): train a masked-diffusion (mdlm | bd3) or autoregressive world
 // model on chat rows, from scratch or from a Hugging Face checkpoint, into a resumable run directory.
 import { readFileSync } from 'node:fs';
-import { type TrainConfig, TrainConfigError, TrainError, resolveTrainConfig, trainWorldModel, ConfigError, CheckpointError, type ProviderName, PROVIDERS } from '@diffworld/mdlm-core';
+import { writeFileAtomic } from '@diffworld/dataset';
+import { type TrainConfig, TrainConfigError, TrainError, resolveTrainConfig, trainWorldModel, ConfigError, CheckpointError, type ProviderName, PROVIDERS, ExportError, exportOnnxModel, loadCheckpoint, parseHfConfig } from '@diffworld/mdlm-core';
 import { Tokenizer } from '@diffworld/tokenizer';
 import { EXIT, UsageError, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
 
@@ -138,4 +139,47 @@ const train: Command = {
   },
 };
 
-export const WM_COMMANDS: readonly Command[] = [train];
+const exportCmd: Command = {
+  path: ['wm', 'export'],
+  summary: 'export a checkpoint to one standalone ONNX inference file (logits; optionally with a KV cache)',
+  help: [
+    'Usage: diffworld wm export --model DIR --out model.onnx [--kv-cache] [--max-positions N]',
+    '',
+    'Writes the model of a Hugging Face checkpoint directory (ours or one saved by transformers) as one',
+    'ONNX file that runs on any ONNX runtime without DiffWorld: weights are initializers, RoPE tables',
+    'a constant. Inputs: input_ids and position_ids [batch, seq] int64, attention_bias',
+    '[batch, 1, seq, past+seq] float32 (additive: 0 attends, -1e9 blocks; causal for AR, block-causal',
+    'for SDAR, full for MDLM). Output: logits [batch, seq, vocab]. With --kv-cache also past.<i>.key /',
+    'past.<i>.value inputs [batch, kv_heads, past, head_dim] and present.<i>.* outputs (past ++ new).',
+    'Float32 weights; one file holds at most 2 GiB.',
+    '',
+    'Options:',
+    '  --model DIR          checkpoint directory (config.json + model.safetensors or shards)',
+    '  --out PATH           the .onnx file to write (atomically)',
+    '  --kv-cache           add the key/value cache inputs and outputs',
+    '  --max-positions N    rows of the baked RoPE table (default: max_position_embeddings)',
+    '',
+    'Example:',
+    '  diffworld wm export --model /tmp/wm-bd3/model --out /tmp/wm.onnx --kv-cache',
+  ].join('\n'),
+  options: { model: { type: 'string' }, out: { type: 'string' }, 'kv-cache': { type: 'boolean' }, 'max-positions': { type: 'string' } },
+  async run(args, io) {
+    const dir = requiredString(args, 'model');
+    const out = requiredString(args, 'out');
+    const maxPos = stringOpt(args, 'max-positions');
+    if (maxPos !== undefined && !(Number.isInteger(Number(maxPos)) && Number(maxPos) > 0)) throw new UsageError(`--max-positions must be a positive integer, got "${maxPos}"`);
+    try {
+      const ck = await loadCheckpoint(dir, { optimizer: false });
+      const config = parseHfConfig(ck.config, `${dir}/config.json`);
+      const bytes = exportOnnxModel(config, new Map([...ck.weights].map(([k, w]) => [k, w.data])), { kvCache: args.values['kv-cache'] === true, ...(maxPos ? { maxPositions: Number(maxPos) } : {}) });
+      await writeFileAtomic(out, bytes);
+      io.out(`${out}: ${config.modelType} ${config.nLayers}×${config.dModel}${args.values['kv-cache'] ? ' with a KV cache' : ''}, ${(bytes.length / 2 ** 20).toFixed(1)} MiB`);
+      return EXIT.ok;
+    } catch (e) {
+      if (e instanceof ExportError || e instanceof ConfigError || e instanceof CheckpointError) throw new UsageError(e.message);
+      throw e;
+    }
+  },
+};
+
+export const WM_COMMANDS: readonly Command[] = [train, exportCmd];

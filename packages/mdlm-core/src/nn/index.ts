@@ -9,3 +9,4 @@ export {
   ConfigError, parseHfConfig, toHfConfig, validateModelConfig, hfArchitecture,
 } from './config.js';
 export { type RopeFrequencies, type RopeTables, ropeFrequencies, ropeTablesAt, ropeTablesRange } from './rope.js';
+export { exportOnnxModel, ExportError, ONNX_FILE_LIMIT, type ExportOptions } from './export.js';
