@@ -5,7 +5,7 @@
 // optional KV cache for decoding. References: HF transformers' modeling_llama.py / modeling_qwen3.py
 // (structure only).
 import { type Tensor, add, concat, gather, mul, reshape, slice, transpose } from '../graph/index.js';
-import type { ParamSpec } from '../train/step.js';
+import type { ParamSpec } from './params.js';
 import type { RopeScaling } from './config.js';
 import { applyRope, attention, linear, rmsNorm, silu } from './functional.js';
 

@@ -4,13 +4,10 @@
 // Hugging Face module paths so checkpoints copy in and out without renaming.
 import { type DType, Graph, type Shape, type Tensor, add, grad, mul } from '../graph/index.js';
 import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clipByGlobalNorm } from '../optim/index.js';
+import type { ParamSpec } from '../nn/params.js';
 
-export interface ParamSpec {
-  name: string;
-  shape: readonly number[];
-  /** Whether AdamW's weight decay applies (default true). */
-  decay?: boolean;
-}
+// ParamSpec lives with the model (nn/params.ts); re-exported here for the trainer's callers.
+export type { ParamSpec } from '../nn/params.js';
 
 export interface InputSpec {
   name: string;
