@@ -1,0 +1,42 @@
+// Golden suite: this engine against the real ScienceWorld recordings (the paper's split files and its
+// 37 winning transcripts). Each share is printed and must not drop below the floor reached so far;
+// raise a floor whenever the engine gets closer to the real one.
+import { describe, expect, it } from 'vitest';
+import { readRecordedTasks, readRecordedTranscripts, recordingsDir } from './recordings.js';
+import { formatShare, measureGolden, type GoldenReport, type Share } from './measure.js';
+
+const FLOORS: Record<'descriptions' | 'startObservations' | 'rooms' | 'wholeTasks' | 'transcriptSteps' | 'wholeTranscripts' | 'transcriptsWon', number> = {
+  descriptions: 13,
+  startObservations: 1,
+  rooms: 41,
+  wholeTasks: 0,
+  transcriptSteps: 138,
+  wholeTranscripts: 0,
+  transcriptsWon: 1,
+};
+
+const dir = recordingsDir();
+
+describe.skipIf(!dir)('golden: the real ScienceWorld recordings', () => {
+  let report: GoldenReport;
+  it('reads 120 task ids and 37 transcripts', () => {
+    const tasks = readRecordedTasks(dir!);
+    const transcripts = readRecordedTranscripts(dir!);
+    expect(tasks).toHaveLength(120);
+    expect(transcripts).toHaveLength(37);
+    report = measureGolden(tasks, transcripts);
+  });
+
+  for (const key of Object.keys(FLOORS) as (keyof typeof FLOORS)[]) {
+    it(`${key}: at least ${FLOORS[key]} identical`, () => {
+      const s: Share = report[key];
+      console.log(`golden ${key}: ${formatShare(s)}`);
+      expect(s.matched).toBeGreaterThanOrEqual(FLOORS[key]);
+    });
+  }
+
+  it('mean replayed score of the real winning transcripts', () => {
+    console.log(`golden mean transcript score: ${report.meanTranscriptScore.toFixed(1)} (real: 100)`);
+    expect(report.meanTranscriptScore).toBeGreaterThanOrEqual(22.9);
+  });
+});

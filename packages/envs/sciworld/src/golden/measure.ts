@@ -1,0 +1,77 @@
+// Measures how closely this engine reproduces the real ScienceWorld recordings: per task id the task
+// description, starting observation and each room's look-around; per real transcript the replayed
+// observations (step by step) and the final score.
+import { taskSnapshot } from '../harness/wm-prompt.js';
+import { loadTask } from '../world/tasks/setup.js';
+import type { RecordedTask, RecordedTranscript } from './recordings.js';
+
+export interface Share {
+  matched: number;
+  total: number;
+}
+
+export interface GoldenReport {
+  descriptions: Share;
+  startObservations: Share;
+  rooms: Share;
+  /** Task ids whose description, starting observation and ten rooms all match. */
+  wholeTasks: Share;
+  transcriptSteps: Share;
+  /** Transcripts whose every step's observation matches. */
+  wholeTranscripts: Share;
+  /** Transcripts that reach 100 when replayed. */
+  transcriptsWon: Share;
+  meanTranscriptScore: number;
+  /** First differences, for reading (task id, what, ours vs real). */
+  differences: { taskId: string; what: string; ours: string; real: string }[];
+}
+
+const share = (): Share => ({ matched: 0, total: 0 });
+const count = (s: Share, ok: boolean) => {
+  s.total++;
+  if (ok) s.matched++;
+  return ok;
+};
+
+export function measureGolden(tasks: RecordedTask[], transcripts: RecordedTranscript[]): GoldenReport {
+  const r: GoldenReport = {
+    descriptions: share(),
+    startObservations: share(),
+    rooms: share(),
+    wholeTasks: share(),
+    transcriptSteps: share(),
+    wholeTranscripts: share(),
+    transcriptsWon: share(),
+    meanTranscriptScore: 0,
+    differences: [],
+  };
+  const note = (ok: boolean, taskId: string, what: string, ours: string, real: string) => {
+    if (!ok) r.differences.push({ taskId, what, ours, real });
+    return ok;
+  };
+  for (const t of tasks) {
+    const s = taskSnapshot({ env: 'sciworld', split: 'test', id: t.taskId, taskType: t.taskType, seed: t.variation });
+    let all = note(count(r.descriptions, s.description === t.description), t.taskId, 'description', s.description, t.description);
+    all = note(count(r.startObservations, s.initialObservation === t.startObservation), t.taskId, 'start', s.initialObservation, t.startObservation) && all;
+    for (const [room, real] of Object.entries(t.rooms)) all = note(count(r.rooms, s.roomMap[room] === real), t.taskId, `room ${room}`, s.roomMap[room] ?? '', real) && all;
+    count(r.wholeTasks, all);
+  }
+  let scoreSum = 0;
+  for (const tr of transcripts) {
+    const { game } = loadTask(tr.taskType, tr.variation, 'easy');
+    let all = note(game.look() === tr.startObservation, tr.taskId, 'transcript start', game.look(), tr.startObservation);
+    tr.steps.forEach((step, i) => {
+      const ours = game.done ? '(episode already ended)' : game.step(step.action).observation;
+      all = note(count(r.transcriptSteps, ours === step.observation), tr.taskId, `step ${i + 1} '${step.action}'`, ours, step.observation) && all;
+    });
+    count(r.wholeTranscripts, all);
+    count(r.transcriptsWon, game.score() === 100);
+    scoreSum += game.score();
+  }
+  r.meanTranscriptScore = transcripts.length ? scoreSum / transcripts.length : 0;
+  return r;
+}
+
+export function formatShare(s: Share): string {
+  return `${s.matched}/${s.total} (${((100 * s.matched) / Math.max(1, s.total)).toFixed(1)}%)`;
+}
