@@ -8,6 +8,7 @@ import {
   type AdamWConfig, type ProviderName, type Schedule, type TokenSampling, type TransformerConfig, checkTokenSampling, transformerParams,
 } from '@diffworld/mdlm-core';
 import { type ScaleRewards, groupAdvantages } from './advantages.js';
+import { cachedPolicy } from './cached-policy.js';
 import { type GrpoRow, packGrpo } from './batch.js';
 import { GrpoError } from './errors.js';
 import { type GrpoLossConfig, grpoBatchSpec, grpoLoss, grpoOutputs, lossNormalizer, validateLossConfig } from './loss.js';
@@ -35,6 +36,8 @@ export interface GrpoConfig {
   schedule?: Schedule;
   dtype?: 'float32' | 'float64';
   provider?: ProviderName;
+  /** Rollout decoding: 'none' (default) re-runs the scorer's window per token; 'kv' keeps a KV cache per episode. */
+  rolloutCache?: 'kv' | 'none';
 }
 
 export interface UpdateMetrics {
@@ -167,9 +170,15 @@ export class GrpoTrainer {
     );
   }
 
-  /** Rollouts with the current weights. */
-  collect(jobs: readonly RolloutJob[], codec: TurnCodec): Promise<Episode[]> {
-    return rollout(scorerPolicy(this.scorer, this.params()), jobs, codec, this.config.limits, this.config.sampling);
+  /** Rollouts with the current weights (KV-cached decoding when `rolloutCache` is 'kv'). */
+  async collect(jobs: readonly RolloutJob[], codec: TurnCodec): Promise<Episode[]> {
+    if (this.config.rolloutCache !== 'kv') return rollout(scorerPolicy(this.scorer, this.params()), jobs, codec, this.config.limits, this.config.sampling);
+    const policy = await cachedPolicy(this.config.model, this.params(), Math.max(1, jobs.length), this.config.provider ? { provider: this.config.provider } : {});
+    try {
+      return await rollout(policy, jobs, codec, this.config.limits, this.config.sampling);
+    } finally {
+      await policy.close();
+    }
   }
 
   private async scoreAll(params: ParamValues, episodes: readonly Episode[]): Promise<Float64Array[]> {

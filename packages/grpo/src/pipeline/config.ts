@@ -75,6 +75,8 @@ export interface GrpoStage {
 }
 
 export interface RolloutStage {
+  /** Policy decoding in rollouts and evaluations: 'kv' (a KV cache per episode) or 'none' (the scorer's window per token). */
+  cache: 'kv' | 'none';
   maxTurns: number;
   maxTokensPerTurn: number;
   maxSeqLen: number;
@@ -113,7 +115,7 @@ export function defaultPipelineConfig(env: string): PipelineConfig {
       model: { model_type: 'qwen3', hidden_size: 64, intermediate_size: 192, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, head_dim: 16, max_position_embeddings: 8192, rope_theta: 10000, rms_norm_eps: 1e-6, tie_word_embeddings: false },
       seed: 0,
     },
-    rollout: { maxTurns: PAPER_MAX_TURNS[env] ?? 30, maxTokensPerTurn: 128, maxSeqLen: 4096 },
+    rollout: { cache: 'kv', maxTurns: PAPER_MAX_TURNS[env] ?? 30, maxTokensPerTurn: 128, maxSeqLen: 4096 },
     sft: { demos: 64, steps: 100, batch: 4, lr: 1e-3 },
     eval: { tasks: 32, temperature: 0 },
     grpo: {
@@ -183,6 +185,7 @@ function checkValues(c: PipelineConfig, where: string): void {
   num(c.worldModel.sampling.threshold, 'worldModel.sampling.threshold', 0, 1);
   if (!isObject(c.policy.model)) fail(`${where}.policy.model`, 'must be a config.json object');
   int(c.policy.seed, 'policy.seed', 0);
+  if (c.rollout.cache !== 'kv' && c.rollout.cache !== 'none') fail(`${where}.rollout.cache`, `must be kv or none, got ${JSON.stringify(c.rollout.cache)}`);
   int(c.rollout.maxTurns, 'rollout.maxTurns', 1);
   int(c.rollout.maxTokensPerTurn, 'rollout.maxTokensPerTurn', 1);
   int(c.rollout.maxSeqLen, 'rollout.maxSeqLen', 16);

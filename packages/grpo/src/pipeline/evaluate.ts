@@ -3,6 +3,8 @@
 // agent evaluation (success with Wilson 95% intervals overall and per task type).
 import { Rng, episodeRecord, summarizeEpisodes, type TaskRef } from '@diffworld/env-core';
 import { type AgentEvaluation, selectTasks, summarizeByTaskType } from '@diffworld/eval';
+import type { ProviderName } from '@diffworld/mdlm-core';
+import { cachedPolicy } from '../cached-policy.js';
 import type { TurnCodec, RolloutLimits } from '../rollout.js';
 import { rollout, scorerPolicy } from '../rollout.js';
 import type { ParamValues, PolicyScorer } from '../score.js';
@@ -18,6 +20,9 @@ export interface PolicyEvalOptions {
   limits: RolloutLimits;
   /** Shown as the policy's name in summaries. */
   label: string;
+  /** KV-cached decoding (the scorer's full window per token otherwise). */
+  cache: 'kv' | 'none';
+  provider?: ProviderName;
 }
 
 export function evalTasks(env: string, split: string, count: number, seed: number): TaskRef[] {
@@ -32,7 +37,14 @@ export async function evaluatePolicy(scorer: PolicyScorer, params: ParamValues, 
   const jobs = tasks.map((task, i) => ({ task, groupId: `eval:${i}`, env: o.source.makeEnv(), rng: rng.fork(i), seed: task.seed }));
   const sampling = { temperature: o.temperature };
   const system = suite.agent.system();
-  const episodes = applySuiteReward(suite, system, await rollout(scorerPolicy(scorer, params), jobs, codec, o.limits, sampling));
+  const cached = o.cache === 'kv' ? await cachedPolicy(scorer.cfg, params, jobs.length, o.provider ? { provider: o.provider } : {}) : undefined;
+  let played;
+  try {
+    played = await rollout(cached ?? scorerPolicy(scorer, params), jobs, codec, o.limits, sampling);
+  } finally {
+    await cached?.close();
+  }
+  const episodes = applySuiteReward(suite, system, played);
   await Promise.all(jobs.map((j) => j.env.close?.()));
   const records = episodes.map((e) =>
     episodeRecord(e.task, { messages: [{ role: 'system', content: system }, ...e.messages], actions: e.actions, reward: e.reward, score: e.score, won: e.won }),

@@ -226,7 +226,7 @@ async function evalStage(run: Run, setup: PolicySetup, name: string, params: Rec
     () => existsSync(file),
     async () => {
       const ev = await evaluatePolicy(setup.scorer, params, setup.codec, {
-        source: realEngineSource(run.suite), split: run.c.eval.split ?? run.suite.splits[1]!, tasks: run.c.eval.tasks, seed: run.c.seed, temperature: run.c.eval.temperature, limits: run.c.rollout, label: name,
+        source: realEngineSource(run.suite), split: run.c.eval.split ?? run.suite.splits[1]!, tasks: run.c.eval.tasks, seed: run.c.seed, temperature: run.c.eval.temperature, limits: run.c.rollout, label: name, cache: run.c.rollout.cache, ...(run.provider ? { provider: run.provider } : {}),
       });
       await mkdir(run.path('eval'), { recursive: true });
       writeFileAtomic(file, JSON.stringify(ev));
@@ -247,6 +247,7 @@ function grpoConfig(c: PipelineConfig, model: ModelConfig, provider: ProviderNam
     sampling: { temperature: g.temperature, topP: g.topP }, clipNorm: g.maxGradNorm,
     // ms-swift: constant schedule after a 5 % warmup.
     schedule: constantWithWarmup(g.lr, Math.round(0.05 * g.steps)),
+    rolloutCache: c.rollout.cache,
     ...(provider ? { provider } : {}),
   };
 }
