@@ -1,30 +1,40 @@
 // JWT-shaped access tokens, as AppWorld issues them: HS256 over {"sub": "<app>+<username>", "exp": …}.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// The payload keeps AppWorld's shape; what makes a token unforgeable and single-episode is the key:
+// a random secret drawn once per process, narrowed per episode (HMAC(secret, episode key)), so a
+// token signed in one episode, for one user, never verifies in another episode or for another user.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
-// A fixed secret: tokens only have to be unforgeable by the agent, not secret across machines.
-const SECRET = 'diffworld-appworld-token-secret';
+/** Drawn at start-up; never written anywhere, so tokens die with the process. */
+const PROCESS_SECRET = randomBytes(32);
 const TOKEN_LIFETIME_S = 7 * 24 * 3600;
+/** Longer tokens are rejected before any parsing (AppWorld's are ≈180 characters). */
+export const MAX_TOKEN_LENGTH = 1000;
 
 const b64url = (s: string | Buffer) => Buffer.from(s).toString('base64url');
 
-function sign(data: string): string {
-  return createHmac('sha256', SECRET).update(data).digest('base64url');
+/** A fresh signing key for one episode; two episodes never share one. */
+export function newEpisodeKey(): Buffer {
+  return createHmac('sha256', PROCESS_SECRET).update(randomBytes(16)).digest();
 }
 
-export function issueToken(app: string, username: string, nowIso: string): string {
+function sign(key: Buffer, data: string): string {
+  return createHmac('sha256', key).update(data).digest('base64url');
+}
+
+export function issueToken(key: Buffer, app: string, username: string, nowIso: string): string {
   const header = b64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
   const exp = Math.floor(Date.parse(nowIso + 'Z') / 1000) + TOKEN_LIFETIME_S;
   const payload = b64url(JSON.stringify({ sub: `${app}+${username}`, exp }));
-  return `${header}.${payload}.${sign(`${header}.${payload}`)}`;
+  return `${header}.${payload}.${sign(key, `${header}.${payload}`)}`;
 }
 
-/** The username the token was issued to for `app`, or null when it is malformed, forged, expired or for another app. */
-export function verifyToken(token: string, app: string, nowIso: string): string | null {
-  if (token.length > 1000) return null;
+/** The username the token was issued to for `app`, or null when it is malformed, forged, expired, from another episode or for another app. */
+export function verifyToken(key: Buffer, token: string, app: string, nowIso: string): string | null {
+  if (token.length > MAX_TOKEN_LENGTH) return null;
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [h, p, s] = parts as [string, string, string];
-  const expected = Buffer.from(sign(`${h}.${p}`));
+  const expected = Buffer.from(sign(key, `${h}.${p}`));
   const got = Buffer.from(s);
   if (expected.length !== got.length || !timingSafeEqual(expected, got)) return null;
   let payload: unknown;

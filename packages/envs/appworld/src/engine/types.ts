@@ -37,6 +37,8 @@ export interface ApiContext {
   /** The supervisor of the episode (supervisor APIs act for them). */
   supervisorId: number;
   revokeToken(token: string): void;
+  /** Signs an access token with this episode's key (valid in this episode only). */
+  issueToken(app: string, username: string): string;
 }
 
 export type Args = Record<string, Json>;

@@ -5,7 +5,7 @@ import { DEFAULT_WORLD_SIZE, generateWorld, type WorldSize } from '../world/gene
 import { changeLogSql, DEFAULT_DATETIME } from '../world/schema.js';
 import { accountUser } from './apps/common.js';
 import { API_REGISTRY } from './registry.js';
-import { verifyToken } from './tokens.js';
+import { issueToken, newEpisodeKey, verifyToken } from './tokens.js';
 import { ApiError, type ApiContext, type CallResult, type Json } from './types.js';
 import { validateArgs } from './validate.js';
 
@@ -52,6 +52,8 @@ export function sharedTemplate(seed: number = DEFAULT_WORLD_SEED): AppWorldTempl
 
 export class AppWorldSession {
   private readonly revoked = new Set<string>();
+  /** This episode's token key: tokens of other episodes (or processes) never verify here. */
+  private readonly tokenKey = newEpisodeKey();
   private closed = false;
 
   constructor(
@@ -95,6 +97,7 @@ export class AppWorldSession {
       now: this.now,
       supervisorId: this.supervisorId,
       revokeToken: (t) => this.revoked.add(t),
+      issueToken: (tokenApp, username) => issueToken(this.tokenKey, tokenApp, username, this.now),
     };
     try {
       // One transaction per call: a handler that fails half-way leaves no partial writes.
@@ -108,7 +111,7 @@ export class AppWorldSession {
 
   private tokenUser(app: string, token: string): number | null {
     if (this.revoked.has(token)) return null;
-    const username = verifyToken(token, app, this.now);
+    const username = verifyToken(this.tokenKey, token, app, this.now);
     if (username === null) return null;
     return accountUser(this, app, username)?.id ?? null;
   }

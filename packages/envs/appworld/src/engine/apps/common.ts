@@ -2,7 +2,6 @@
 import { createHash } from 'node:crypto';
 import { declarer, me, ok, str, optStr } from '../define.js';
 import { opt, req } from '../params.js';
-import { issueToken } from '../tokens.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
 
 export interface UserRow {
@@ -72,7 +71,7 @@ export function accountApis(app: string, { verification }: { verification: boole
     def('login', { auth: false, description: 'Login to your account.', params: [req.str('username', { desc: byPhone ? 'Your account phone_number.' : 'Your account email.' }), req.str('password', { desc: 'Your account password.' })] }, (ctx, a) => {
       const u = accountUser(ctx, app, str(a, 'username'));
       if (!u || u.password !== str(a, 'password')) throw new ApiError(401, 'Invalid credentials');
-      return { access_token: issueToken(app, str(a, 'username'), ctx.now), token_type: 'Bearer' };
+      return { access_token: ctx.issueToken(app, str(a, 'username')), token_type: 'Bearer' };
     }),
     def('logout', { method: 'DELETE', description: 'Logout from your account.' }, (ctx) => {
       me(ctx);
