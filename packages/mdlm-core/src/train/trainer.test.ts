@@ -12,6 +12,20 @@ import { MODEL, TOKENIZER, tok, tokenizerJson, transitions } from './testing/fix
 import { trainWorldModel } from './trainer.js';
 
 describe('trainWorldModel', () => {
+  it('on the committed ALFWorld corpus the training and held-out losses fall', async () => {
+    const root = new URL('../../../../test-data/wm/', import.meta.url).pathname;
+    const out = join(mkdtempSync(join(tmpdir(), 'wm-curve-')), 'run');
+    const config = resolveTrainConfig({ objective: 'bd3', model: { ...MODEL, hidden_size: 64, intermediate_size: 128 }, seqLength: 128, batchSize: 4, steps: 80, lr: 3e-3, evalEvery: 40, evalBatches: 2, saveEvery: 0, logEvery: 20 });
+    await trainWorldModel({ config, data: [join(root, 'alfworld-train.jsonl')], evalData: [join(root, 'alfworld-eval.jsonl')], tokenizer: tok, tokenizerJson, out, provider: 'cpu' });
+    const m = readFileSync(join(out, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { step: number; loss: number; eval_loss?: number });
+    const evals = m.filter((x) => x.eval_loss !== undefined).map((x) => x.eval_loss!);
+    expect(evals).toHaveLength(2);
+    expect(evals[1]!).toBeLessThan(evals[0]!);
+    expect(evals[0]!).toBeLessThan(Math.log(tok.vocabSize)); // already below uniform guessing
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(mean(m.slice(-10).map((x) => x.loss))).toBeLessThan(0.85 * mean(m.slice(0, 10).map((x) => x.loss)));
+  }, 120_000);
+
   it('logs held-out loss, keeps the last K checkpoints, refuses to overwrite a run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wm-eval-'));
     const data = join(dir, 'rows.jsonl');
