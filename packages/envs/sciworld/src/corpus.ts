@@ -2,13 +2,13 @@
 // (random valid or invalid actions spliced into the expert's plan). One row per step:
 // {messages: [system = grounded WM prompt, user = "State: <json.dumps(history)>\n\nAction: <json.dumps([{role, content}])>",
 //  assistant = the engine's next observation]}; json.dumps is Python-exact (@diffworld/dataset).
-import { Rng, roundRobin, type ChatMessage, type CorpusRequest, type TaskRef } from '@diffworld/env-core';
+import { Rng, roundRobin, type ChatMessage, type CorpusRequest, type PromptSet, type TaskRef } from '@diffworld/env-core';
 import { pyJsonDumps, type ChatRow, type PyJsonValue } from '@diffworld/dataset';
 import { sciworldTasks } from './world/tasks/split-tasks.js';
 import { loadTask } from './world/tasks/setup.js';
 import { expertActions } from './engine/expert/expert.js';
-import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './harness/prompt.js';
-import { worldModelPrompt } from './harness/wm-prompt.js';
+import { taskUserMessage } from './harness/prompt.js';
+import { agentSystemPrompt, worldModelSystemPrompt } from './harness/prompt-set.js';
 
 export interface CorpusRow {
   messages: [ChatMessage, ChatMessage, ChatMessage];
@@ -36,11 +36,11 @@ function perturb(actions: string[], rng: Rng, validAt: (i: number) => string[]):
 }
 
 /** Plays one episode (expert, or perturbed with `rng`) and returns its rows. */
-export function episodeRows(task: TaskRef, system: string, rng?: Rng): CorpusRow[] {
+export function episodeRows(task: TaskRef, system: string, rng?: Rng, prompts?: PromptSet): CorpusRow[] {
   const plan = expertActions(task.taskType, task.seed).actions;
   const { game, build } = loadTask(task.taskType, task.seed, 'easy');
   const history: ChatMessage[] = [
-    { role: 'system', content: AGENT_SYSTEM_PROMPT },
+    { role: 'system', content: agentSystemPrompt(prompts) },
     { role: 'user', content: taskUserMessage(build.description, game.look()) },
   ];
   const rows: CorpusRow[] = [];
@@ -71,13 +71,13 @@ export function episodeRows(task: TaskRef, system: string, rng?: Rng): CorpusRow
  * the first pass plays the expert, later passes perturbed copies (seeded by `seed`, task and pass).
  */
 export function corpusRows(req: CorpusRequest): Generator<ChatRow> {
-  return taskCorpusRows(sciworldTasks(req.split), req.episodes, req.seed);
+  return taskCorpusRows(sciworldTasks(req.split), req.episodes, req.seed, req.prompts);
 }
 
 /** corpusRows over a given task list (the split's, or a chosen few). */
-export function* taskCorpusRows(tasks: readonly TaskRef[], episodes: number, seed: number): Generator<ChatRow> {
+export function* taskCorpusRows(tasks: readonly TaskRef[], episodes: number, seed: number, prompts?: PromptSet): Generator<ChatRow> {
   for (const [task, pass] of roundRobin(tasks, episodes)) {
-    const rows = episodeRows(task, worldModelPrompt(task), pass === 0 ? undefined : new Rng(seed).fork(`${task.id}:${pass}`));
+    const rows = episodeRows(task, worldModelSystemPrompt(task, prompts), pass === 0 ? undefined : new Rng(seed).fork(`${task.id}:${pass}`), prompts);
     for (const row of rows) yield { messages: row.messages, dataset: 'sciworld', meta: { task_id: row.task_id, episode: row.episode } };
   }
 }

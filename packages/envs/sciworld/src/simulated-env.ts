@@ -6,7 +6,8 @@ import type { ChatMessage, Observation, StepResult, TaskRef, TextEnv, WorldModel
 import { stripThink } from '@diffworld/env-core';
 import { sciworldLocalResponder, trackInventory } from './harness/responder.js';
 import { actionWorldModelPrompt, currentRoom, taskSnapshot, type TaskSnapshot } from './harness/wm-prompt.js';
-import { AGENT_SYSTEM_PROMPT, taskUserMessage } from './harness/prompt.js';
+import { taskUserMessage } from './harness/prompt.js';
+import { agentSystemPrompt } from './harness/prompt-set.js';
 import { replayScore } from './harness/reward.js';
 
 export interface SimulatedEnvOptions extends CommonSimulatedEnvOptions {
@@ -47,6 +48,11 @@ export class SimulatedSciworldEnv implements TextEnv {
   private history: ChatMessage[] = [];
   private actions: string[] = [];
 
+  /**
+   * `grounding` is the task's world-model system prompt (the responder reads it). With
+   * `opts.prompts`, the agent history starts with the set's agent prompt and the world model is
+   * asked with `grounding` (the set's prompt) instead of our per-call prompt.
+   */
   constructor(private readonly wm: WorldModel, private readonly grounding: (task: TaskRef) => string, private readonly opts: SimulatedEnvOptions = {}) {}
 
   async reset(task: TaskRef): Promise<Observation> {
@@ -55,7 +61,7 @@ export class SimulatedSciworldEnv implements TextEnv {
     this.system = this.grounding(task);
     this.actions = [];
     this.history = [
-      { role: 'system', content: AGENT_SYSTEM_PROMPT },
+      { role: 'system', content: agentSystemPrompt(this.opts.prompts) },
       { role: 'user', content: taskUserMessage(this.snapshot.description, this.snapshot.initialObservation) },
     ];
     return { text: this.snapshot.initialObservation, goal: this.snapshot.description };
@@ -67,7 +73,7 @@ export class SimulatedSciworldEnv implements TextEnv {
     let text = this.opts.useResponder === false ? undefined : sciworldLocalResponder(ctx);
     if (text === undefined) {
       const inventory = trackInventory(this.history);
-      const system = actionWorldModelPrompt(this.snapshot, this.history, action, inventory);
+      const system = this.opts.prompts ? this.system : actionWorldModelPrompt(this.snapshot, this.history, action, inventory);
       const out = await this.wm.predict({ system, history: this.history, action }, this.opts.sampling);
       text = cleanWorldModelOutput(out.text) || this.fallback(action);
     }

@@ -1,13 +1,14 @@
 // sciworldSuite: everything the trainer, the corpus builder, eval and the CLI need, behind env-core's EnvSuite.
-import { noImports, withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
+import { EnvSuiteError, noImports, withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
 import { SCIWORLD_SPLITS } from './world/tasks/catalog.js';
 import { ENV_NAME, sciworldTasks } from './world/tasks/split-tasks.js';
 import { SciworldEnv } from './env.js';
 import { expertEpisode } from './episodes.js';
 import { expertActions } from './engine/expert/expert.js';
 import { corpusRows } from './corpus.js';
-import { AGENT_SYSTEM_PROMPT, frameObservation, INVALID_ACTION_MESSAGE, taskUserMessage } from './harness/prompt.js';
-import { worldModelPrompt } from './harness/wm-prompt.js';
+import { frameObservation, INVALID_ACTION_MESSAGE, taskUserMessage } from './harness/prompt.js';
+import { SCIWORLD_PROMPT_SLOTS, agentSystemPrompt, worldModelSystemPrompt } from './harness/prompt-set.js';
+import { compareSciworldPrompts, extractSciworldPrompts } from './paper/prompts.js';
 import { sciworldLocalResponder } from './harness/responder.js';
 import { sciworldReward } from './harness/reward.js';
 import { parseSciworldAction } from './harness/parse.js';
@@ -27,22 +28,31 @@ export const sciworldSuite: EnvSuite = {
   maxSteps: SCIWORLD_MAX_STEPS,
   tasks: (split) => sciworldTasks(split),
   createEnv: () => withStepLimit(new SciworldEnv(), SCIWORLD_MAX_STEPS),
-  createSimulatedEnv: (wm, opts) => new SimulatedSciworldEnv(wm, worldModelPrompt, { maxTurns: SCIWORLD_MAX_STEPS, ...opts }),
+  createSimulatedEnv: (wm, opts) => new SimulatedSciworldEnv(wm, (task) => worldModelSystemPrompt(task, opts?.prompts), { maxTurns: SCIWORLD_MAX_STEPS, ...opts }),
   expert: (task: TaskRef) => expertActions(task.taskType, task.seed).actions,
   expertRecord: (task) => expertEpisode(task),
   corpusRows: (req) => corpusRows(req),
   agent: {
-    system: () => AGENT_SYSTEM_PROMPT,
+    system: (prompts) => agentSystemPrompt(prompts),
     firstUserTurn: (obs) => taskUserMessage(obs.goal ?? '', obs.text),
     nextUserTurn: (r) => frameObservation(r.observation.text),
     invalidTurn: () => INVALID_ACTION_MESSAGE,
     formatAction: (action) => action,
     parse: (completion, last) => parseSciworldAction(completion, { allowNumber: AMBIGUITY_PROMPT.test(last) }),
   },
-  worldModelPrompt,
+  worldModelPrompt: (task, prompts) => worldModelSystemPrompt(task, prompts),
+  prompts: { slots: SCIWORLD_PROMPT_SLOTS, extract: extractSciworldPrompts, compare: compareSciworldPrompts },
   localResponder: (ctx: ResponderContext) => sciworldLocalResponder(ctx),
   reward: (trajectory: ChatMessage[], task: TaskRef) => sciworldReward(trajectory, task),
   parseAction: (completion: string) => parseSciworldAction(completion),
   // The reference's SciWorld server hard-codes 30003 (ALFWorld's port too); its clients use 30004.
-  server: { defaultPort: 30004, start: ({ gamesFile, ...opts }) => (gamesFile ? Promise.reject(noImports('sciworld')) : startSciworldServer(opts)) },
+  server: {
+    defaultPort: 30004,
+    start: ({ gamesFile, prompts, ...opts }) => {
+      if (gamesFile) return Promise.reject(noImports('sciworld'));
+      // Every POST path is a step in the reference protocol, so there is no route to serve prompts on.
+      if (prompts) return Promise.reject(new EnvSuiteError('no_prompts', "the sciworld server answers every POST path with a step (the reference protocol): it serves no prompts; use --prompts with env corpus or eval agent"));
+      return startSciworldServer(opts);
+    },
+  },
 };
