@@ -1,6 +1,6 @@
 // Seeded mutation fuzzer for the Parquet reader (nightly / on demand, not in the test run):
 //   npx nx run dataset:fuzz                       (10,000 cases, seed 1)
-//   FUZZ_CASES=2000 FUZZ_SEED=7 FUZZ_OUT=/tmp/pf npx nx run dataset:fuzz
+//   FUZZ_CASES=2000 FUZZ_SEED=7 FUZZ_JOBS=8 FUZZ_OUT=/tmp/pf npx nx run dataset:fuzz
 // Mutates the committed Parquet fixtures (byte flips, boundary integers, truncation, zeroed and
 // duplicated ranges; half of them aimed at the footer, where the row counts and offsets live),
 // reads each mutant with a small decoding budget and sorts the outcome:
@@ -25,8 +25,10 @@ const SEED = Number(process.env['FUZZ_SEED'] ?? 1);
 const OUT = process.env['FUZZ_OUT'] ?? join(tmpdir(), 'diffworld-parquet-fuzz');
 const BUDGET = { msPerRowGroup: 5_000, heapMb: 256 };
 const WATCHDOG_MS = 30_000;
+/** Cases in flight at once (each decodes in its own worker thread). */
+const JOBS = Number(process.env['FUZZ_JOBS'] ?? 1);
 
-const fixtureDir = fileURLToPath(new URL('../../../../test-data/golden/dataset_parquet/', import.meta.url));
+const fixtureDir = process.env['FUZZ_FIXTURES'] ?? fileURLToPath(new URL('../../../../test-data/golden/dataset_parquet/', import.meta.url));
 const FIXTURES = ['ours_snappy', 'ours_none', 'pyarrow_none', 'pyarrow_snappy', 'pyarrow_gzip', 'pyarrow_zstd'].map((n) => ({ name: n, bytes: readFileSync(join(fixtureDir, `${n}.parquet`)) }));
 
 type Outcome = 'accepted' | 'rejected' | 'stopped' | 'crash' | 'hang' | 'wrong';
@@ -101,20 +103,18 @@ async function main(): Promise<void> {
   const counts: Record<Outcome, number> = { accepted: 0, rejected: 0, stopped: 0, crash: 0, hang: 0, wrong: 0 };
   const distinct = new Map<string, { count: number; file: string }>();
   const t0 = performance.now();
-  for (let i = 0; i < CASES; i++) {
+  const runOne = async (i: number) => {
     const rng = new Rng(hashSeed(`parquet-fuzz:${SEED}:${i}`));
     const fixture = FIXTURES[below(rng, FIXTURES.length)]!;
     const bytes = mutate(fixture.bytes, rng);
     const path = join(work, `case-${i}.parquet`);
     writeFileSync(path, bytes);
-    stray = undefined;
     let timer: NodeJS.Timeout | undefined;
     const watchdog = new Promise<{ outcome: Outcome; message: string }>((resolve) => {
       timer = setTimeout(() => resolve({ outcome: 'hang', message: `no answer in ${WATCHDOG_MS / 1000} s` }), WATCHDOG_MS);
     });
-    let r = await Promise.race([runCase(path), watchdog]);
+    const r = await Promise.race([runCase(path), watchdog]);
     clearTimeout(timer);
-    if (stray !== undefined && r.outcome !== 'hang') r = { outcome: 'crash', message: `unhandled: ${String(stray)}` };
     counts[r.outcome]++;
     if (r.outcome !== 'accepted') {
       const sig = signature(r.outcome, r.message);
@@ -126,8 +126,26 @@ async function main(): Promise<void> {
       } else seen.count++;
     }
     rmSync(path, { force: true });
-    if ((i + 1) % 500 === 0) process.stderr.write(`${i + 1}/${CASES} ${JSON.stringify(counts)}\n`);
-  }
+  };
+  let next = 0;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: JOBS }, async () => {
+      while (next < CASES) {
+        const i = next++;
+        stray = undefined;
+        await runOne(i);
+        // An unhandled rejection or exception anywhere while cases ran is a crash of the reader.
+        if (stray !== undefined) {
+          counts.crash++;
+          const sig = `crash: unhandled ${String(stray).slice(0, 120)}`;
+          if (!distinct.has(sig)) distinct.set(sig, { count: 1, file: `(case ${i} or one running beside it)` });
+          stray = undefined;
+        }
+        if (++done % 500 === 0) process.stderr.write(`${done}/${CASES} ${JSON.stringify(counts)}\n`);
+      }
+    }),
+  );
   rmSync(work, { recursive: true, force: true });
   const seconds = (performance.now() - t0) / 1000;
   console.log(`parquet fuzz: ${CASES} cases (seed ${SEED}) in ${seconds.toFixed(0)} s, ${(CASES / seconds).toFixed(1)} cases/s`);

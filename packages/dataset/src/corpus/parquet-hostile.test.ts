@@ -1,22 +1,27 @@
 // Reproducers found by the Parquet mutation fuzzer (src/bench/parquet-fuzz.ts), one per distinct
 // failure of the reader before it decoded in a sandbox: raw hyparquet/decompressor errors with a
 // stack (exit 1), an unhandled rejection that killed the process, a decoder loop that never ended,
-// a row group whose row count is not a number (9 of 10 rows read, exit 0). Each must now be a
+// a heap overrun that aborted the process, a row group whose row count is not a number (9 of 10
+// rows read, exit 0). Each must now be a
 // DatasetError with badInput that names the file and, for decoding, the row group and column.
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../errors.js';
-import { readParquetRows } from './parquet.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createParquetWriter, readParquetRows } from './parquet.js';
 
 const dir = fileURLToPath(new URL('../../../../test-data/dataset/parquet-fuzz/', import.meta.url));
 const BUDGET = { msPerRowGroup: 2_000 };
 
 /** file → what the reader says now (the old behaviour in the comment). */
-const CASES: [string, string][] = [
+const CASES: [string, string, number?][] = [
   ['row-group-rows-nan.parquet', 'row group 4: claims NaN rows'], // read 9 of 10 rows, exit 0
+  // a worker thread decoding it aborted the whole process (V8 heap limit inside a runtime call)
+  ['heap-overrun.parquet', 'row group 4 (rows 10–10): decoding needed more than 128 MiB, the memory budget', 128],
   ['decoder-loops.parquet', 'row group 3 (rows 7–9): decoding took longer than 2 s, the budget for one row group'], // never returned
-  ['unhandled-rejection.parquet', 'row group 4 (rows 10–10): decoding failed: thrift unhandled type: 15'], // process killed
+  ['unhandled-rejection.parquet', 'row group 4 (rows 10–10): decoding failed: the decoder stopped (exit 1): Error: thrift unhandled type: 15'], // process killed
   ['schema-element-not-found.parquet', 'row group 1 (rows 1–3), column messages.list.element.role, messages.list.element.content: cannot be decoded (parquet schema element not found'],
   ['snappy-missing-eof.parquet', 'row group 2 (rows 4–6), column messages.list.element.role, messages.list.element.content: cannot be decoded'],
   ['bitpack-offset-nan.parquet', 'row group 2 (rows 4–6), column messages.list.element.role, messages.list.element.content: cannot be decoded (parquet bitpack offset NaN out of range)'],
@@ -32,7 +37,7 @@ const CASES: [string, string][] = [
 ];
 
 describe('Parquet reader on fuzzer reproducers', () => {
-  for (const [file, expected] of CASES) {
+  for (const [file, expected, heapMb] of CASES) {
     it(`${file}: a typed error naming where`, async () => {
       const path = join(dir, file);
       const strays: unknown[] = [];
@@ -41,7 +46,7 @@ describe('Parquet reader on fuzzer reproducers', () => {
       const t0 = performance.now();
       let error: unknown;
       try {
-        for await (const _ of readParquetRows(path, { policy: 'skip', budget: BUDGET })) void _;
+        for await (const _ of readParquetRows(path, { policy: 'skip', budget: { ...BUDGET, ...(heapMb ? { heapMb } : {}) } })) void _;
       } catch (e) {
         error = e;
       } finally {
@@ -55,4 +60,23 @@ describe('Parquet reader on fuzzer reproducers', () => {
       expect(performance.now() - t0).toBeLessThan(BUDGET.msPerRowGroup + 8_000);
     }, 20_000);
   }
+});
+
+describe('Parquet decoding budget', () => {
+  it('a row group that needs more heap than the budget is a typed error; the process lives on', async () => {
+    // V8 aborts a whole process when a worker thread overruns its heap inside some runtime calls
+    // (the fuzzer hit it); decoding in a child process keeps that death away from the caller.
+    const path = join(mkdtempSync(join(tmpdir(), 'dw-pq-budget-')), 'big.parquet');
+    const w = createParquetWriter(path, { codec: 'UNCOMPRESSED' });
+    const content = 'x'.repeat(20_000);
+    for (let i = 0; i < 2_000; i++) await w.write({ messages: [{ role: 'user', content: content + i }] });
+    await w.close();
+    const read = async (heapMb: number) => {
+      let n = 0;
+      for await (const _ of readParquetRows(path, { budget: { heapMb } })) n++;
+      return n;
+    };
+    await expect(read(24)).rejects.toThrow(`${path}: row group 1 (rows 1–2000): decoding needed more than 24 MiB, the memory budget`);
+    expect(await read(1024)).toBe(2_000);
+  }, 60_000);
 });
