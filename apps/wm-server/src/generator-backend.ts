@@ -10,6 +10,11 @@ import { FieldError } from './validate.js';
 export interface GeneratorBackendOptions {
   /** The id /v1/models serves (default: the checkpoint directory's name, or its run's for a `model/` dir). */
   modelId?: string;
+  /**
+   * Most rows per sampler call inside one server batch (default: the whole batch). The generator
+   * sorts a batch by prompt length first, so smaller calls pad less.
+   */
+  samplerBatch?: number;
 }
 
 export class GeneratorBackend implements GenerationBackend {
@@ -22,7 +27,11 @@ export class GeneratorBackend implements GenerationBackend {
   ) {
     this.modelId = opts.modelId ?? defaultModelId(generator.source);
     this.maxTokensLimit = Math.max(1, generator.config.maxPositions - 1);
+    this.samplerBatch = opts.samplerBatch;
+    if (this.samplerBatch !== undefined && !(Number.isInteger(this.samplerBatch) && this.samplerBatch >= 1)) throw new RangeError(`samplerBatch must be an integer ≥ 1, got ${this.samplerBatch}`);
   }
+
+  private readonly samplerBatch: number | undefined;
 
   static async load(dir: string, opts: GeneratorBackendOptions & GeneratorLoadOptions = {}): Promise<GeneratorBackend> {
     return new GeneratorBackend(await ChatGenerator.load(dir, opts), opts);
@@ -57,7 +66,7 @@ export class GeneratorBackend implements GenerationBackend {
     }));
     let out;
     try {
-      out = await this.generator.generate(chats, generateOptions(params, this.generator.objective, requests.length));
+      out = await this.generator.generate(chats, generateOptions(params, this.generator.objective, Math.min(requests.length, this.samplerBatch ?? requests.length)));
     } catch (e) {
       // The caller's mistake (an option or input the sampler refuses) is a 400, not a server fault.
       if (e instanceof SamplingError && (e.code === 'bad_input' || e.code === 'bad_option')) throw new HttpError(400, e.message);

@@ -26,6 +26,8 @@ export interface WmServerOptions {
   maxWaitMs?: number;
   /** Most sequences queued before 429 (default 1024). */
   maxQueue?: number;
+  /** Backend calls running at once (default 1); 2 overlaps one batch's JavaScript work with another's ONNX compute. */
+  batchConcurrency?: number;
   /** Largest accepted body (default 4 MiB). */
   maxBodyBytes?: number;
   /** Bodies up to this size are read and discarded after a 413 so the connection survives (default 4 × maxBodyBytes). */
@@ -71,7 +73,7 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
   const log = opts.log ?? (() => {});
 
   let metrics: ServerMetrics | undefined;
-  const batcher = new Batcher(backend, { maxBatch: opts.maxBatch ?? 32, maxWaitMs: opts.maxWaitMs ?? 5, maxQueue: opts.maxQueue ?? 1024 }, (e) => {
+  const batcher = new Batcher(backend, { maxBatch: opts.maxBatch ?? 32, maxWaitMs: opts.maxWaitMs ?? 5, maxQueue: opts.maxQueue ?? 1024, concurrency: opts.batchConcurrency ?? 1 }, (e) => {
     metrics?.batch(e);
     if (e.error !== undefined) log(`backend call of ${e.size} failed: ${errorText(e.error)}`);
   });
