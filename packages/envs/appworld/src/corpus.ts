@@ -7,7 +7,8 @@ import { parseToolCall } from './harness/parser.js';
 import { agentSystemPrompt } from './harness/prompt.js';
 import { pyJsonDumps } from './harness/py-json.js';
 import { taskRecords } from './harness/records.js';
-import { formatToolCall, renderResult } from './harness/tool-call.js';
+import { runPaperCall } from './harness/paper-protocol.js';
+import { formatToolCall, wrapToolResponse } from './harness/tool-call.js';
 import { actionWmPrompt } from './harness/wm.js';
 import { wmActionText } from './simulated-env.js';
 import { startEpisode, taskPrompt, tasksOf } from './world/tasks/catalog.js';
@@ -49,7 +50,7 @@ export function episodeRows(task: AppworldTask, actions: readonly string[]): Cor
     actions.forEach((action, step) => {
       const call = parseToolCall(action);
       if (!call) return;
-      const observation = renderResult(runner.run(call));
+      const observation = wrapToolResponse(runPaperCall(runner, call).text);
       rows.push({
         messages: [
           { role: 'system', content: actionWmPrompt(task, call, records) },

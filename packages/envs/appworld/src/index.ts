@@ -21,13 +21,14 @@ export { parseToolCall } from './harness/parser.js';
 export type { ParsedToolCall, CallFormat } from './harness/parser.js';
 export { formatToolCall, renderResult, wrapToolResponse, ToolRunner } from './harness/tool-call.js';
 export type { ToolCall } from './harness/tool-call.js';
+export { runPaperCall, paperResponseText, paperErrorText, paperPasswords, PAPER_PASSWORD_APPS, TASK_ID_PATTERN } from './harness/paper-protocol.js';
 export { groundingPrompt, actionWmPrompt, localResponder, computeQuery, loggedInApps, validationError } from './harness/wm.js';
 export { taskRecords, renderRecords, parseRecords, SECTION_BY_TOOL } from './harness/records.js';
 export { heuristicReward } from './harness/reward.js';
 export { pyJsonDumps } from './harness/py-json.js';
 export { randomAppworldCall } from './harness/random-action.js';
 
-export { SPLITS, allTasks, tasksOf, findTask, resolveTask, taskRef, taskPrompt, startEpisode, scenarioId } from './world/tasks/catalog.js';
+export { SPLITS, allTasks, tasksOf, findTask, resolveTask, taskRef, taskPrompt, startEpisode, scenarioId, knownTask, openTaskId } from './world/tasks/catalog.js';
 export { SCENARIOS } from './world/tasks/scenarios.js';
 export type { AppworldTask, Scenario, Variant, TestResult, Difficulty } from './world/tasks/types.js';
 export { evaluateTask, goalCompletion, answersMatch } from './world/tasks/evaluate.js';
@@ -38,4 +39,4 @@ export { ExpertContext } from './world/tasks/expert.js';
 
 export { corpusRows, taskCorpusRows, episodeRows, episodeActions } from './corpus.js';
 export type { CorpusRow } from './corpus.js';
-export { startAppworldServer } from './server.js';
+export { startAppworldServer, DEFAULT_APPWORLD_PORT } from './server.js';

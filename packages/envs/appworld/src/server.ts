@@ -1,13 +1,18 @@
-// The HTTP env server on 127.0.0.1: the reset/step protocol of the env servers, plus the AppWorld
-// env-server form of the paper's SFT script (POST {task_id, tool_name, tool_args} → raw text).
+// The HTTP env server on 127.0.0.1: the reset/step protocol of the env servers, plus the paper's
+// AppWorld env server (its SFT script's client): POST {task_id, tool_name, tool_args} → bare JSON
+// text, DELETE {task_id}.
 import { randomUUID } from 'node:crypto';
-import { EpisodeStore, HttpError, requireString, startJsonServer, type JsonRequest, type RunningServer } from '@diffworld/env-core';
+import { EpisodeStore, HttpError, RawJson, requireString, startJsonServer, type JsonRequest, type RunningServer } from '@diffworld/env-core';
 import { AppworldEnv } from './env.js';
-import { renderResult, type ToolRunner } from './harness/tool-call.js';
-import { findTask, startEpisode, taskRef } from './world/tasks/catalog.js';
+import { runPaperCall, TASK_ID_PATTERN } from './harness/paper-protocol.js';
+import { pyJsonDumps } from './harness/py-json.js';
+import type { ToolRunner } from './harness/tool-call.js';
+import { findTask, knownTask, openTaskId, startEpisode, taskRef } from './world/tasks/catalog.js';
 import type { AppWorldSession } from './engine/world.js';
 
-export async function startAppworldServer(opts: { port?: number; host?: string; maxEpisodes?: number } = {}): Promise<RunningServer> {
+export const DEFAULT_APPWORLD_PORT = 30002;
+
+export async function startAppworldServer(opts: { port?: number; host?: string; maxEpisodes?: number; maxBodyBytes?: number } = {}): Promise<RunningServer> {
   const episodes = new EpisodeStore<AppworldEnv>({ maxEpisodes: opts.maxEpisodes ?? 256, onEvict: (env) => void env.close() });
   const byTask = new EpisodeStore<{ session: AppWorldSession; runner: ToolRunner }>({ maxEpisodes: opts.maxEpisodes ?? 256, onEvict: (e) => e.session.close() });
   const taskOf = (id: string) => {
@@ -16,6 +21,14 @@ export async function startAppworldServer(opts: { port?: number; host?: string; 
     } catch (e) {
       throw new HttpError(404, (e as Error).message);
     }
+  };
+  // The paper's client names AppWorld task ids; ids of this world's catalogue open their task, other
+  // well-formed ids (real AppWorld tasks, whose databases are not here) open this world for a
+  // supervisor fixed by the id, so the client's flow runs unchanged.
+  const paperEpisode = (id: string) => {
+    if (!TASK_ID_PATTERN.test(id)) throw new HttpError(404, `task_id "${id.slice(0, 100)}" is not an AppWorld task id (<7 hex>_<1|2|3>, e.g. 692c77d_1)`);
+    const known = knownTask(id);
+    return known ? startEpisode(known) : openTaskId(id);
   };
   const handler = async (req: JsonRequest) => {
     const { method, path, body } = req;
@@ -44,13 +57,13 @@ export async function startAppworldServer(opts: { port?: number; host?: string; 
       try {
         ep = byTask.get(id);
       } catch {
-        byTask.set(id, (ep = startEpisode(taskOf(id))));
+        byTask.set(id, (ep = paperEpisode(id)));
       }
       const args = (body as Record<string, unknown>).tool_args ?? {};
-      return { body: renderResult(ep.runner.run({ name: requireString(body, 'tool_name'), parameters: args })) };
+      return { body: new RawJson(runPaperCall(ep.runner, { name: requireString(body, 'tool_name'), parameters: args }).text) };
     }
-    if (path === '/' && method === 'DELETE') return { body: { deleted: byTask.delete(requireString(body, 'task_id')) } };
+    if (path === '/' && method === 'DELETE') return { body: new RawJson(pyJsonDumps({ deleted: byTask.delete(requireString(body, 'task_id')) })) };
     throw new HttpError(404, `no route ${method} ${path}; use GET /health, POST /reset|/step|/close, or POST|DELETE / with task_id`);
   };
-  return startJsonServer(handler, { host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  return startJsonServer(handler, { host: opts.host ?? '127.0.0.1', port: opts.port ?? 0, ...(opts.maxBodyBytes !== undefined ? { maxBodyBytes: opts.maxBodyBytes } : {}) });
 }

@@ -134,7 +134,7 @@ describe('simulated env, corpus, server', () => {
     const wm: WorldModel = { predict: async (req) => { asked.push(req.action); return { text: '<tool_response>\n[{"album_id": 1}]\n</tool_response>' }; } };
     const env = appworldSuite.createSimulatedEnv(wm);
     await env.reset(taskRef(task));
-    expect((await env.step('[{"name": "supervisor__show_account_passwords", "parameters": {}}]')).observation.text).toContain('"account_name": "spotify"');
+    expect((await env.step('[{"name": "supervisor__show_account_passwords", "parameters": {}}]')).observation.text).toContain(`{"app": "spotify", "username": "${task.supervisor.email}", "password": `);
     const pw = sharedTemplate().query<{ password: string }>("SELECT password FROM accounts WHERE app = 'spotify' AND user_id = ?", task.supervisor.id)[0]!.password;
     expect((await env.step(JSON.stringify([{ name: 'spotify__login', parameters: { username: task.supervisor.email, password: pw } }]))).observation.text).toContain('tok_valid');
     expect((await env.step('[{"name": "spotify__search_albums", "parameters": {"query": "x"}}]')).observation.text).toBe('<tool_response>\n[{"album_id": 1}]\n</tool_response>');

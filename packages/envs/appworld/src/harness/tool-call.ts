@@ -2,6 +2,7 @@
 // `[{"name": "<app>__<api>", "parameters": {…}}]` and the `<tool_response>` observation.
 import type { CallResult } from '../engine/types.js';
 import type { AppWorldSession } from '../engine/world.js';
+import { paperResponseText } from './paper-protocol.js';
 import { pyJsonDumps } from './py-json.js';
 
 export interface ToolCall {
@@ -14,10 +15,9 @@ export function formatToolCall(call: ToolCall): string {
   return pyJsonDumps([{ name: call.name, parameters: call.parameters }]);
 }
 
-/** The observation text of a call result; failures become `{"error": message, "status_code": n}`. */
+/** The observation text of a call result: the paper's server text (errors `{"error": "Response status code is n:\n…"}`) in `<tool_response>`. */
 export function renderResult(r: CallResult): string {
-  const body = r.ok ? r.body : { error: r.body.message, status_code: r.status };
-  return wrapToolResponse(pyJsonDumps(body));
+  return wrapToolResponse(paperResponseText(r));
 }
 
 export function wrapToolResponse(json: string): string {

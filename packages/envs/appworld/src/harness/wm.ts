@@ -159,7 +159,7 @@ export function localResponder(ctx: ResponderContext): string | undefined {
   const [app] = call.name.split('__') as [string];
   if (call.name === 'supervisor__show_account_passwords') {
     const creds = credentials(ctx.system);
-    return creds.size ? reply([...creds].map(([a, c]) => ({ account_name: a, password: c.password }))) : reply({ error: 'No credentials found in context' });
+    return creds.size ? reply([...creds].map(([a, c]) => ({ app: a, username: c.username, password: c.password }))) : reply({ error: 'No credentials found in context' });
   }
   if (call.name.endsWith('__login')) {
     const c = credentials(ctx.system).get(app);

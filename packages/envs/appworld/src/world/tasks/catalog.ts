@@ -37,8 +37,13 @@ export function tasksOf(split: string, worldSeed?: number): AppworldTask[] {
   return allTasks(worldSeed).filter((t) => t.split === valid);
 }
 
+/** The catalogue task with this id, if any. */
+export function knownTask(id: string, worldSeed?: number): AppworldTask | undefined {
+  return allTasks(worldSeed).find((x) => x.id === id);
+}
+
 export function findTask(id: string, worldSeed?: number): AppworldTask {
-  const t = allTasks(worldSeed).find((x) => x.id === id);
+  const t = knownTask(id, worldSeed);
   if (!t) throw new RangeError(`appworld: no task "${id}"; ids look like ${allTasks(worldSeed)[0]?.id} (see tasks(split))`);
   return t;
 }
@@ -67,6 +72,22 @@ export function startEpisode(t: AppworldTask, opts: { strict?: boolean } = {}): 
       t.variant.setup?.(db);
       db.prepare("INSERT INTO supervisor_tasks (user_id, instruction, status) VALUES (?, ?, 'active')").run(t.supervisor.id, t.variant.instruction);
     },
+  });
+  return { session, runner: new ToolRunner(session) };
+}
+
+/**
+ * An episode for an AppWorld task id outside this catalogue (a real task, whose database is not
+ * here): this world, with a supervisor fixed by the id and an active task naming it. Its calls
+ * answer as any episode's; it has no tests.
+ */
+export function openTaskId(id: string, worldSeed: number = DEFAULT_WORLD_SEED): { session: AppWorldSession; runner: ToolRunner } {
+  const world = sharedTemplate(worldSeed);
+  const people = world.query<{ id: number }>("SELECT DISTINCT user_id AS id FROM accounts WHERE app = 'supervisor' OR app = 'spotify' ORDER BY user_id");
+  const supervisorId = people[hashSeed(`task:${id}`) % people.length]!.id;
+  const session = world.open({
+    supervisorId,
+    setup: (db) => void db.prepare("INSERT INTO supervisor_tasks (user_id, instruction, status) VALUES (?, ?, 'active')").run(supervisorId, `AppWorld task ${id} (not in this world's catalogue).`),
   });
   return { session, runner: new ToolRunner(session) };
 }
