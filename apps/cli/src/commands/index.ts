@@ -14,6 +14,8 @@ export const COMMAND_MODULES = {
   doctor: async () => (await import('./doctor.js')).DOCTOR_COMMANDS,
   tokenizer: async () => (await import('./tokenizer.js')).TOKENIZER_COMMANDS,
   wm: async () => (await import('./wm.js')).WM_COMMANDS,
+  wmSample: async () => (await import('./wm-sample.js')).WM_SAMPLE_COMMANDS,
+  evalWm: async () => (await import('./eval-wm.js')).EVAL_WM_COMMANDS,
   wmServe: async () => (await import('./wm-serve.js')).WM_SERVE_COMMANDS,
 } satisfies Record<string, () => Promise<readonly Command[]>>;
 
@@ -38,7 +40,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   { path: ['env', 'prompts', 'extract'], module: 'env', summary: "derive the paper's agent and world-model prompt templates from rows of its data (for --prompts)" },
   { path: ['eval', 'score'], module: 'eval', summary: 'score predictions vs references (exact/semantic match, ROUGE-L, BLEU, diversity, MAUVE)' },
   { path: ['eval', 'agent'], module: 'evalAgent', summary: 'evaluate a policy (expert | random | OpenAI-compatible URL) on an env split; report with charts' },
+  { path: ['eval', 'wm'], module: 'evalWm', summary: 'generate and score a world model (checkpoint or URL) on chat rows: fidelity, diversity over K samples, MAUVE' },
   { path: ['wm', 'train'], module: 'wm', summary: 'train an MDLM / block-diffusion (SDAR) / AR world model on chat rows; resumable' },
+  { path: ['wm', 'sample'], module: 'wmSample', summary: 'sample a world model checkpoint on one prompt (anchors, strategy, seed, temperature)' },
+  { path: ['wm', 'generate'], module: 'wmSample', summary: "write a world model's outputs for chat rows (<name>_outputs.jsonl, the reference's rows); resumable" },
   { path: ['wm', 'export'], module: 'wm', summary: 'export a checkpoint to one standalone ONNX inference file (logits; optionally with a KV cache)' },
   { path: ['wm', 'serve'], module: 'wmServe', summary: "serve a world model over OpenAI chat completions and the paper's proxy route, with dynamic batching" },
   { path: ['doctor'], module: 'doctor', summary: 'check Node/ONNX Runtime, which execution providers work here, and their MatMul GFLOP/s' },

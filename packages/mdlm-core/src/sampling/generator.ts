@@ -44,7 +44,7 @@ export interface ChatRequest {
 }
 
 export interface GenerateOptions extends Partial<TokenSampling> {
-  /** Default 256. */
+  /** Default 256, capped at half of max_position_embeddings. */
   maxNewTokens?: number;
   /** Seed of requests that bring none (default 0). */
   seed?: number;
@@ -221,7 +221,7 @@ export class ChatGenerator {
 
   /** One completion per request, in request order. Requests are batched by prompt length. */
   async generate(requests: readonly ChatRequest[], options: GenerateOptions = {}): Promise<Generation[]> {
-    const maxNew = options.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
+    const maxNew = options.maxNewTokens ?? Math.max(1, Math.min(DEFAULT_MAX_NEW_TOKENS, Math.floor(this.config.maxPositions / 2)));
     if (!(Number.isInteger(maxNew) && maxNew >= 1)) throw badOption('generate', `maxNewTokens must be an integer ≥ 1, got ${maxNew}`);
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw badOption('generate', `batchSize must be an integer ≥ 1, got ${batchSize}`);
