@@ -30,8 +30,10 @@ export { randomAppworldCall } from './harness/random-action.js';
 
 export { SPLITS, allTasks, tasksOf, findTask, resolveTask, taskRef, taskPrompt, startEpisode, scenarioId, knownTask, openTaskId } from './world/tasks/catalog.js';
 export { SCENARIOS } from './world/tasks/scenarios.js';
-export type { AppworldTask, Scenario, Variant, TestResult, Difficulty } from './world/tasks/types.js';
-export { evaluateTask, goalCompletion, answersMatch } from './world/tasks/evaluate.js';
+export type { AppworldTask, Scenario, Variant, TestResult, TestLabel, Difficulty } from './world/tasks/types.js';
+export { evaluateTask, goalCompletion, testLabels } from './world/tasks/evaluate.js';
+export { answersMatch, answerToText, pyFloat, pyRound2, pyFloatStr } from './world/tasks/answer.js';
+export type { AnswerValue } from './world/tasks/answer.js';
 export type { EvalReport, GoalCompletion } from './world/tasks/evaluate.js';
 export { diffDatabases, DbDiff } from './world/tasks/diff.js';
 export { runExpert, replayActions } from './world/tasks/run-expert.js';

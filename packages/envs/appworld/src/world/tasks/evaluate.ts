@@ -2,7 +2,9 @@
 // task's completion status; TGC and SGC over a set of tasks.
 import type { AppWorldSession } from '../../engine/world.js';
 import { diffDatabases } from './diff.js';
-import type { AppworldTask, Difficulty, TestResult } from './types.js';
+import { answersMatch, answerToText, type AnswerValue } from './answer.js';
+import { startEpisode } from './catalog.js';
+import type { AppworldTask, Difficulty, TestLabel, TestResult } from './types.js';
 
 export interface EvalReport {
   taskId: string;
@@ -11,33 +13,22 @@ export interface EvalReport {
   failed: number;
   /** AppWorld: a task succeeds only if all of its tests pass. */
   success: boolean;
-  answer: string | number | null;
+  answer: AnswerValue;
 }
 
-/** Python-ish decode of the stored answer: numbers and JSON values come back typed. */
-function decodeAnswer(raw: string | null): string | number | null {
+/** The stored answer, JSON-decoded when possible (AppWorld reads the task record the same way). */
+function decodeAnswer(raw: string | null): AnswerValue {
   if (raw === null) return null;
   try {
     const v: unknown = JSON.parse(raw);
-    return typeof v === 'number' || typeof v === 'string' ? v : raw;
+    return v === null || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' || Array.isArray(v) ? (v as AnswerValue) : raw;
   } catch {
     return raw;
   }
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[\s"'`]+/g, ' ').replace(/[.\s]+$/, '').trim();
-
-/** Numbers compare within a cent (after removing `$` and commas); text compares normalized. */
-export function answersMatch(predicted: string | number | null, truth: string | number): boolean {
-  if (predicted === null) return false;
-  if (typeof truth === 'number') {
-    const n = typeof predicted === 'number' ? predicted : Number(String(predicted).replace(/[$,\s]/g, ''));
-    return Number.isFinite(n) && Math.abs(n - truth) < 0.01;
-  }
-  return norm(String(predicted)) === norm(truth);
-}
-
-export function evaluateTask(task: AppworldTask, session: AppWorldSession): EvalReport {
+/** The task's tests over an episode as it stands, unlabelled. */
+function runTests(task: AppworldTask, session: AppWorldSession): { tests: TestResult[]; answer: AnswerValue } {
   const db = session.db;
   const diff = diffDatabases(session.startImage, db);
   const record = db.prepare('SELECT status, answer FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(task.supervisor.id) as { status: string; answer: string | null } | undefined;
@@ -46,12 +37,40 @@ export function evaluateTask(task: AppworldTask, session: AppWorldSession): Eval
   tests.push({ name: 'the task is marked complete with status success', passed: record?.status === 'success', ...(record?.status === 'success' ? {} : { detail: `status is ${record?.status ?? 'missing'}` }) });
   if (task.variant.answer !== null) {
     const passed = answersMatch(answer, task.variant.answer);
-    tests.push({ name: 'the answer is correct', passed, ...(passed ? {} : { detail: `expected ${JSON.stringify(task.variant.answer)}, got ${JSON.stringify(answer)}` }) });
+    tests.push({ name: 'the answer is correct', passed, ...(passed ? {} : { detail: `expected ${JSON.stringify(answerToText(task.variant.answer))}, got ${JSON.stringify(answerToText(answer))}` }) });
   }
   const allowed = new Set<string>([...task.variant.allowedTables, 'supervisor_tasks']);
   const collateral = diff.changedTables().filter((t) => !allowed.has(t));
   tests.push({ name: 'no collateral changes in other tables', passed: collateral.length === 0, ...(collateral.length ? { detail: `changed: ${collateral.join(', ')}` } : {}) });
   tests.push(...task.variant.expected(diff, db));
+  return { tests, answer };
+}
+
+const labelCache = new WeakMap<AppworldTask, Map<string, TestLabel>>();
+
+/**
+ * AppWorld's test labels: a test that already passes when the agent does nothing at all (a no-op
+ * run: not even complete_task) is `no_op_pass`, every other test `no_op_fail`.
+ */
+export function testLabels(task: AppworldTask): ReadonlyMap<string, TestLabel> {
+  let labels = labelCache.get(task);
+  if (!labels) {
+    const { session } = startEpisode(task);
+    try {
+      labels = new Map(runTests(task, session).tests.map((t) => [t.name, t.passed ? 'no_op_pass' : 'no_op_fail'] as const));
+    } finally {
+      session.close();
+    }
+    labelCache.set(task, labels);
+  }
+  return labels;
+}
+
+export function evaluateTask(task: AppworldTask, session: AppWorldSession): EvalReport {
+  const { tests: raw, answer } = runTests(task, session);
+  const labels = testLabels(task);
+  // A test the no-op run never produced (one per changed row, say) cannot pass by doing nothing.
+  const tests = raw.map((t) => ({ ...t, label: labels.get(t.name) ?? 'no_op_fail' }));
   const passed = tests.filter((t) => t.passed).length;
   return { taskId: task.id, tests, passed, failed: tests.length - passed, success: passed === tests.length, answer };
 }

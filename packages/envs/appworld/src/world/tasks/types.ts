@@ -13,7 +13,11 @@ export interface TestResult {
   name: string;
   passed: boolean;
   detail?: string;
+  /** AppWorld's test label: whether the test already passes when the agent does nothing. */
+  label?: TestLabel;
 }
+
+export type TestLabel = 'no_op_fail' | 'no_op_pass';
 
 export interface Variant {
   supervisorId: number;
