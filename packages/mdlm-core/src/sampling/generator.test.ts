@@ -13,10 +13,10 @@ import { SamplingError } from './errors.js';
 import { ChatGenerator } from './generator.js';
 
 const rows: ChatMessage[][] = [];
-const dirs: Record<'ar' | 'bd3', string> = { ar: '', bd3: '' };
+const dirs: Record<'ar' | 'bd3' | 'mdlm', string> = { ar: '', bd3: '', mdlm: '' };
 
 /** Trains on the first `count` of the 32 fixture transitions. */
-async function train(objective: 'ar' | 'bd3', count: number, steps: number, lr: number): Promise<string> {
+async function train(objective: 'ar' | 'bd3' | 'mdlm', count: number, steps: number, lr: number): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), `gen-${objective}-`));
   const data = join(dir, 'rows.jsonl');
   transitions(data);
@@ -31,6 +31,7 @@ async function train(objective: 'ar' | 'bd3', count: number, steps: number, lr: 
 beforeAll(async () => {
   dirs.ar = await train('ar', 12, 200, 3e-3);
   dirs.bd3 = await train('bd3', 12, 100, 3e-3);
+  dirs.mdlm = await train('mdlm', 12, 40, 3e-3);
 }, 300_000);
 
 const prompt = (m: ChatMessage[]) => m.slice(0, -1);
@@ -77,6 +78,22 @@ describe('ChatGenerator', () => {
     expect(anchored!.text.startsWith('Nothing happens here')).toBe(true);
     expect(anchored!.tokenIds[20]).toBe(tok.requireId('<|pad|>'));
   }, 120_000);
+
+  it('mdlm: LLaDA canvas decoding — seeded, batch-independent, anchored, cut at the first stop id', async () => {
+    const g = await ChatGenerator.load(dirs.mdlm, { provider: 'cpu' });
+    expect(g.objective).toBe('mdlm');
+    const reqs = rows.slice(0, 3).map((m, i) => ({ messages: prompt(m), seed: i, anchors: [{ at: 2, text: 'cabinet' }] }));
+    const opts = { maxNewTokens: 16, temperature: 1 };
+    const together = await g.generate(reqs, opts);
+    const alone = await g.generate([reqs[2]!], opts);
+    expect(alone[0]!.tokenIds).toEqual(together[2]!.tokenIds);
+    const cabinet = tok.encodeIds('cabinet', { addSpecialTokens: false });
+    for (const o of together) {
+      expect(o.stats.forwards).toBe(16 - cabinet.length); // one token per step, anchors fixed from the start
+      expect(o.tokenIds.some((t) => g.stopIds.includes(t))).toBe(false);
+      expect(o.tokenIds.slice(2, 2 + cabinet.length)).toEqual(cabinet); // stop ids are banned before an anchor's end
+    }
+  }, 60_000);
 
   it('skips over-long prompts, rejects bad options and checkpoints without an objective', async () => {
     const g = await ChatGenerator.load(dirs.bd3, { provider: 'cpu' });
