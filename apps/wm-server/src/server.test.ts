@@ -160,6 +160,25 @@ describe('dynamic batching', () => {
     expect(await r429.json()).toMatchObject({ error: { type: 'rate_limit_error', code: 'queue_full' } });
   });
 
+  it('withdraws a queued request whose client left, survives a stream client leaving, and keeps serving', async () => {
+    const { s, backend } = await start(new ScriptedBackend({ baseMs: 150 }), { maxBatch: 1, maxWaitMs: 0 });
+    const busy = post(`${s.url}/v1/chat/completions`, { messages: MESSAGES });
+    await new Promise((r) => setTimeout(r, 20));
+    const gone = new AbortController();
+    const left = fetch(`${s.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ messages: [{ role: 'user', content: 'never generated' }] }), signal: gone.signal }).catch(() => 'aborted');
+    const streamGone = new AbortController();
+    const streamLeft = fetch(`${s.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ messages: MESSAGES, stream: true }), signal: streamGone.signal }).then((r) => r.text()).catch(() => 'aborted');
+    await new Promise((r) => setTimeout(r, 40));
+    gone.abort();
+    streamGone.abort();
+    expect(await left).toBe('aborted');
+    expect(await streamLeft).toBe('aborted');
+    expect((await busy).status).toBe(200);
+    await s.batcher.idle();
+    expect(backend.calls.flatMap((c) => c.requests.map((r) => r.messages.at(-1)!.content))).not.toContain('never generated');
+    expect((await post(`${s.url}/v1/chat/completions`, { messages: MESSAGES })).status).toBe(200);
+  });
+
   it('answers 504 past the generation deadline', async () => {
     const { s } = await start(new ScriptedBackend({ baseMs: 400 }), { generateTimeoutMs: 100 });
     const r = await post(`${s.url}/v1/chat/completions`, { messages: MESSAGES });

@@ -127,7 +127,7 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
           const text = (await readBody(req, maxBody, drainCap)).toString('utf8');
           const chat = parseChatRequest(parseJson(text), limits);
           if (chat.model !== undefined && chat.model !== backend.modelId) throw new HttpError(404, `model "${chat.model}" is not served here; this server serves "${backend.modelId}"`);
-          return await answerChat(chat, req, res);
+          return await answerChat(chat, res);
         }
         case 'proxy': {
           const text = (await readBody(req, maxBody, drainCap)).toString('utf8');
@@ -136,6 +136,8 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
         }
       }
     } catch (e) {
+      // An answer before the body was read: close rather than make Node read and drop the rest.
+      if (!req.complete && !res.headersSent) res.setHeader('connection', 'close');
       sendError(res, route, e);
     }
   };
@@ -174,7 +176,7 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
     });
   };
 
-  const answerChat = async (chat: ChatCompletionRequest, req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const answerChat = async (chat: ChatCompletionRequest, res: ServerResponse): Promise<void> => {
     const base = chat.seed ?? randomInt(0, MAX_SEED - 64);
     const requests = Array.from({ length: chat.n }, (_, i) => ({ messages: chat.messages, seed: (base + i) % (MAX_SEED + 1), anchors: chat.anchors }));
     const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
@@ -184,10 +186,12 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
       return sendJson(res, 200, { id, object: 'chat.completion', created: now(), model: backend.modelId, choices: choices.map((c) => ({ index: c.index, message: { role: 'assistant', content: c.text }, logprobs: null, finish_reason: c.finish })), usage: usage(await results) });
     }
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
-    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: now(), model: backend.modelId, choices, ...extra })}\n\n`);
+    // A client that left mid-stream is not written to (its batch still finishes for the others).
+    const write = (text: string) => void (res.destroyed || res.write(text));
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: now(), model: backend.modelId, choices, ...extra })}\n\n`);
     for (let index = 0; index < chat.n; index++) chunk([{ index, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]);
     // Comments keep proxies and clients from timing out an idle stream while the batch runs.
-    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), 10_000);
+    const heartbeat = setInterval(() => write(': keep-alive\n\n'), 10_000);
     try {
       const done = await results;
       for (const c of done.map((r, index) => finishChoice(r, chat.stop, index))) {
@@ -197,12 +201,11 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
       if (chat.includeUsage) chunk([], { usage: usage(done) });
     } catch (e) {
       if (res.destroyed) return;
-      res.write(`data: ${JSON.stringify(openAiError(e))}\n\n`);
+      write(`data: ${JSON.stringify(openAiError(e))}\n\n`);
     } finally {
       clearInterval(heartbeat);
     }
-    res.end('data: [DONE]\n\n');
-    void req;
+    if (!res.destroyed) res.end('data: [DONE]\n\n');
   };
 
   const answerProxy = async (messages: BackendRequest['messages'], params: GenerationParams, seed: number | undefined, res: ServerResponse): Promise<void> => {
