@@ -1,7 +1,7 @@
 // End to end on a real (tiny) model: the server on a loopback port driven through both routes, and
 // the served world model giving exactly what the in-process generator gives for the same seed.
 import { ChatGenerator } from '@diffworld/mdlm-core';
-import { RemoteWorldModel, worldModelChat } from '@diffworld/eval';
+import { LocalWorldModel, RemoteWorldModel, worldModelMessages } from '@diffworld/eval';
 import type { WorldModelRequest } from '@diffworld/env-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorBackend } from './generator-backend.js';
@@ -28,10 +28,10 @@ const SAMPLING = { temperature: 0.9, topK: 20, repetitionPenalty: 1.3, maxNewTok
 
 describe('wm-server on a tiny trained model', () => {
   it('chat completions equal in-process generation for the same seed, whatever the batch', async () => {
-    const local = await generator.generate(REQS.map((r, i) => ({ messages: worldModelChat(r), seed: 40 + i })), { ...SAMPLING, temperature: 0.9 });
+    const local = await generator.generate(REQS.map((r, i) => ({ messages: worldModelMessages(r), seed: 40 + i })), { ...SAMPLING, temperature: 0.9 });
     const served = await Promise.all(
       REQS.map(async (r, i) => {
-        const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'tiny-bd3', messages: worldModelChat(r), seed: 40 + i, temperature: 0.9, top_k: 20, repetition_penalty: 1.3, max_tokens: 24 }) });
+        const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'tiny-bd3', messages: worldModelMessages(r), seed: 40 + i, temperature: 0.9, top_k: 20, repetition_penalty: 1.3, max_tokens: 24 }) });
         expect(res.status).toBe(200);
         return (await res.json()) as { choices: { message: { content: string }; finish_reason: string }[]; usage: { prompt_tokens: number; completion_tokens: number } };
       }),
@@ -44,20 +44,24 @@ describe('wm-server on a tiny trained model', () => {
     expect(served.map((s) => s.choices[0]!.finish_reason)).toEqual(local.map((l) => (l.finishReason === 'stop' ? 'stop' : 'length')));
   }, 60_000);
 
-  it('RemoteWorldModel over both routes equals the in-process model, greedy and seeded', async () => {
-    for (const opts of [{ ...SAMPLING, temperature: 0, seed: 0 }, { ...SAMPLING, seed: 1234 }]) {
-      const local = await generator.generate(REQS.map((r) => ({ messages: worldModelChat(r), seed: opts.seed })), opts);
-      for (const protocol of ['openai', 'proxy'] as const) {
-        const wm = new RemoteWorldModel({ urls: server.url, protocol });
-        const remote = await wm.predictBatch(REQS, opts);
-        expect(remote.map((r) => r.text), `${protocol} T=${opts.temperature}`).toEqual(local.map((l) => l.text));
-        expect(remote.every((r) => r.text.length > 0)).toBe(true);
+  it('RemoteWorldModel over both routes equals the in-process LocalWorldModel, greedy and seeded, either action encoding', async () => {
+    for (const actionEncoding of ['raw', 'assistant-json'] as const) {
+      const localWm = new LocalWorldModel(generator, { actionEncoding });
+      for (const opts of [{ ...SAMPLING, temperature: 0, seed: 0 }, { ...SAMPLING, seed: 1234 }]) {
+        const local = await localWm.predictBatch(REQS, opts);
+        expect(local.every((r) => r.text.length > 0)).toBe(true);
+        for (const protocol of ['openai', 'proxy'] as const) {
+          const wm = new RemoteWorldModel({ urls: server.url, protocol, actionEncoding });
+          const remote = await wm.predictBatch(REQS, opts);
+          expect(remote.map((r) => r.text), `${protocol} ${actionEncoding} T=${opts.temperature}`).toEqual(local.map((l) => l.text));
+          expect(remote.map((r) => r.stats?.completionTokens)).toEqual(local.map((l) => l.stats?.completionTokens));
+        }
       }
     }
-  }, 60_000);
+  }, 120_000);
 
   it('streams the same text, honours anchors as the generator does, and refuses what the model cannot do', async () => {
-    const messages = worldModelChat(REQS[0]!);
+    const messages = worldModelMessages(REQS[0]!);
     const body = { messages, seed: 3, temperature: 0.9, max_tokens: 16, anchors: [{ at: 4, text: 'fridge' }] };
     const plain = (await (await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify(body) })).json()) as { choices: { message: { content: string } }[] };
     const local = await generator.generate([{ messages, seed: 3, anchors: [{ at: 4, text: 'fridge' }] }], { temperature: 0.9, maxNewTokens: 16 });

@@ -2,15 +2,16 @@
 // or SGLang (OpenAI chat completions), or the paper's wm_proxy route ({system_prompt, state,
 // action} → {generated_text}). The request is the chat the world model was trained on — [system,
 // user "State: <json.dumps(history)>\n\nAction: <action>"] — built here for chat servers and by the
-// server for the proxy route, byte for byte the same.
+// server for the proxy route, byte for byte the same (LocalWorldModel's worldModelMessages).
 //
 // Fleet behaviour: each request goes to the healthy endpoint with the fewest requests in flight
 // (ties in turn); a network error, timeout or 5xx marks an endpoint down for `cooldownMs`, after
 // which a GET /health probe brings it back; a 429 waits for its Retry-After and is not held
 // against the endpoint. Failed attempts are retried with exponential backoff on the next endpoint.
-import { encodeAction, worldModelUserTurn, type ActionEncoding, type ChatMessage } from '@diffworld/dataset';
+import type { ActionEncoding } from '@diffworld/dataset';
 import type { SampleOptions, WorldModel, WorldModelRequest, WorldModelResponse } from '@diffworld/env-core';
 import { Limiter } from '../agent/remote.js';
+import { worldModelMessages } from './local.js';
 
 export type RemoteProtocol = 'openai' | 'proxy';
 
@@ -87,14 +88,6 @@ const FIELD_OF: Readonly<Record<string, string>> = {
 };
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The chat a world model answers: [system, user "State: …\n\nAction: …"]. */
-export function worldModelChat(req: WorldModelRequest, actionEncoding: ActionEncoding = 'raw'): ChatMessage[] {
-  return [
-    { role: 'system', content: req.system },
-    { role: 'user', content: worldModelUserTurn(req.history, encodeAction(req.action, actionEncoding)) },
-  ];
-}
 
 export class RemoteWorldModel implements WorldModel {
   readonly protocol: RemoteProtocol;
@@ -211,7 +204,7 @@ export class RemoteWorldModel implements WorldModel {
 
   private async chatBody(e: Endpoint, req: WorldModelRequest, opts: SampleOptions): Promise<Record<string, unknown>> {
     const model = this.opts.model ?? (e.model ??= await this.resolveModel(e));
-    return { model, messages: worldModelChat(req, this.opts.actionEncoding), ...this.opts.extraBody, ...samplingFields({ ...PROXY_SAMPLING, ...this.opts.sampling, ...opts }) };
+    return { model, messages: worldModelMessages(req, this.opts.actionEncoding), ...this.opts.extraBody, ...samplingFields({ ...PROXY_SAMPLING, ...this.opts.sampling, ...opts }) };
   }
 
   /** The paper's proxy body: the history as a list of {role, content}; the action as a string, or as the list the proxy json.dumps. */
