@@ -73,9 +73,9 @@ describe('pagination and sorting', () => {
     expect(s.callTool('spotify__show_song_library', { access_token: t, page_limit: 20, page_index: lastPage + 1 }).body).toEqual([]);
     expect((s.callTool('spotify__show_song_library', { access_token: t, page_limit: 21 }).body as { message: string }).message).toBe('Validation error. Reason: \npage_limit: ensure this value is less than or equal to 20');
     expect((s.callTool('spotify__show_song_library', { access_token: t, page_index: -1 }).body as { message: string }).message).toContain('page_index: ensure this value is greater than or equal to 0');
-    const sorted = body<{ play_count: number }[]>(s.callTool('spotify__show_song_library', { access_token: t, sort_by: '-play_count', page_limit: 20 }));
+    const sorted = body<{ play_count: number }[]>(s.callTool('spotify__search_songs', { sort_by: '-play_count', page_limit: 20 }));
     expect(sorted.map((x) => x.play_count)).toEqual([...sorted.map((x) => x.play_count)].sort((a, b) => b - a));
-    expect(s.callTool('spotify__show_song_library', { access_token: t, sort_by: '-nonsense' }).status).toBe(422);
+    expect(s.callTool('spotify__search_songs', { sort_by: '-nonsense' }).status).toBe(422);
     s.close();
   });
 });

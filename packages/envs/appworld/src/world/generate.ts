@@ -183,6 +183,33 @@ export function generateWorld(seed: number, size: WorldSize = DEFAULT_WORLD_SIZE
         ins('notes', { user_id: p.id, title: topic.title, content: lines.map((l) => `- ${l}`).join('\n'), tags: JSON.stringify(topic.tags), pinned: rng.bool(0.25) ? 1 : 0, created_at: created, updated_at: created });
       }
     }
+    seedReviews(db, ins, new Rng(seed * 7919 + 17));
   })();
   return db;
+}
+
+/**
+ * Song, album and playlist reviews, from their own random stream so that adding them left every
+ * earlier table (and the tasks drawn from it) unchanged.
+ */
+function seedReviews(db: Database.Database, ins: (table: string, row: Record<string, unknown>) => number, rng: Rng): void {
+  const users = (db.prepare('SELECT id FROM users ORDER BY id').all() as { id: number }[]).map((u) => u.id);
+  const titles = ['Loved it', 'Not for me', 'On repeat', 'Solid', 'Overrated', 'A classic', 'Grew on me'];
+  for (const user of users) {
+    const library = (db.prepare('SELECT song_id FROM song_library WHERE user_id = ? ORDER BY id').all(user) as { song_id: number }[]).map((r) => r.song_id);
+    for (const song of rng.sample(library, Math.min(library.length, rng.int(1, 6)))) {
+      const at = randomDate(rng);
+      ins('song_reviews', { user_id: user, song_id: song, rating: rng.int(1, 5), title: rng.pick(titles), text: '', created_at: at, updated_at: at });
+    }
+    const albums = (db.prepare('SELECT album_id FROM album_library WHERE user_id = ? ORDER BY id').all(user) as { album_id: number }[]).map((r) => r.album_id);
+    for (const album of rng.sample(albums, Math.min(albums.length, rng.int(0, 2)))) {
+      const at = randomDate(rng);
+      ins('album_reviews', { user_id: user, album_id: album, rating: rng.int(1, 5), title: rng.pick(titles), text: '', created_at: at, updated_at: at });
+    }
+    const playlists = (db.prepare('SELECT id FROM playlists WHERE is_public = 1 AND owner_id != ? ORDER BY id').all(user) as { id: number }[]).map((r) => r.id);
+    for (const pl of rng.sample(playlists, Math.min(playlists.length, rng.int(0, 2)))) {
+      const at = randomDate(rng);
+      ins('playlist_reviews', { user_id: user, playlist_id: pl, rating: rng.int(1, 5), title: rng.pick(titles), text: '', created_at: at, updated_at: at });
+    }
+  }
 }

@@ -27,6 +27,12 @@ CREATE TABLE playlist_songs (id INTEGER PRIMARY KEY, playlist_id INTEGER NOT NUL
 CREATE TABLE song_library (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, song_id INTEGER NOT NULL, added_at TEXT NOT NULL, UNIQUE (user_id, song_id));
 CREATE TABLE album_library (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, album_id INTEGER NOT NULL, added_at TEXT NOT NULL, UNIQUE (user_id, album_id));
 CREATE TABLE liked_songs (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, song_id INTEGER NOT NULL, created_at TEXT NOT NULL, UNIQUE (user_id, song_id));
+CREATE TABLE song_reviews (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, song_id INTEGER NOT NULL, rating INTEGER NOT NULL, title TEXT NOT NULL,
+  text TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (user_id, song_id));
+CREATE TABLE album_reviews (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, album_id INTEGER NOT NULL, rating INTEGER NOT NULL, title TEXT NOT NULL,
+  text TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (user_id, album_id));
+CREATE TABLE playlist_reviews (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, playlist_id INTEGER NOT NULL, rating INTEGER NOT NULL, title TEXT NOT NULL,
+  text TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL, UNIQUE (user_id, playlist_id));
 CREATE TABLE liked_albums (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, album_id INTEGER NOT NULL, created_at TEXT NOT NULL, UNIQUE (user_id, album_id));
 CREATE TABLE liked_playlists (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, playlist_id INTEGER NOT NULL, created_at TEXT NOT NULL, UNIQUE (user_id, playlist_id));
 CREATE TABLE following_artists (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, artist_id INTEGER NOT NULL, created_at TEXT NOT NULL, UNIQUE (user_id, artist_id));
@@ -68,6 +74,7 @@ export const TABLES = [
   'users', 'accounts', 'addresses', 'payment_cards', 'supervisor_tasks',
   'artists', 'albums', 'songs', 'playlists', 'playlist_songs', 'song_library', 'album_library',
   'liked_songs', 'liked_albums', 'liked_playlists', 'following_artists', 'downloaded_songs',
+  'song_reviews', 'album_reviews', 'playlist_reviews',
   'venmo_balances', 'venmo_friends', 'venmo_payment_cards', 'venmo_transactions', 'venmo_payment_requests',
   'contacts', 'text_messages', 'alarms', 'fs_entries', 'notes',
 ] as const;

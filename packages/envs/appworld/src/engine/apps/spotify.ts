@@ -15,8 +15,14 @@ interface PlaylistRow { id: number; owner_id: number; title: string; is_public: 
 const SONG_SQL = 'SELECT s.*, al.title AS album_title, ar.name AS artist_name FROM songs s JOIN albums al ON al.id = s.album_id JOIN artists ar ON ar.id = s.artist_id';
 const ALBUM_SQL = 'SELECT al.*, ar.name AS artist_name FROM albums al JOIN artists ar ON ar.id = al.artist_id';
 
-const songView = (s: SongRow) => ({ song_id: s.id, title: s.title, album_id: s.album_id, album_title: s.album_title, duration: s.duration, artists: [{ id: s.artist_id, name: s.artist_name }], release_date: s.release_date, genre: s.genre, play_count: s.play_count, rating: s.rating, like_count: s.like_count });
-const albumView = (al: AlbumRow, songIds: number[]) => ({ album_id: al.id, title: al.title, genre: al.genre, artists: [{ id: al.artist_id, name: al.artist_name }], rating: al.rating, like_count: al.like_count, release_date: al.release_date, song_ids: songIds });
+const SHARE_BASE = 'https://spotify.com';
+const reviewCount = (ctx: ApiContext, kind: ReviewKind, id: number) => (ctx.db.prepare(`SELECT count(*) AS n FROM ${kind}_reviews WHERE ${kind}_id = ?`).get(id) as { n: number }).n;
+/** AppWorld's SongResponse (search_songs, show_song). */
+const songView = (ctx: ApiContext, s: SongRow) => ({ song_id: s.id, title: s.title, album_id: s.album_id, album_title: s.album_title, duration: s.duration, artists: [{ id: s.artist_id, name: s.artist_name }], release_date: s.release_date, genre: s.genre, play_count: s.play_count, rating: s.rating, like_count: s.like_count, review_count: reviewCount(ctx, 'song', s.id), shareable_link: `${SHARE_BASE}/song/${s.id}` });
+/** The shortened song of user collections and recommendations. */
+const songShort = (s: SongRow) => ({ song_id: s.id, title: s.title, album_id: s.album_id, duration: s.duration, artists: [{ id: s.artist_id, name: s.artist_name }] });
+/** AppWorld's AlbumShortenedResponse (search, library, likes). */
+const albumView = (ctx: ApiContext, al: AlbumRow, songIds: number[]) => ({ album_id: al.id, title: al.title, genre: al.genre, artists: [{ id: al.artist_id, name: al.artist_name }], rating: al.rating, like_count: al.like_count, review_count: reviewCount(ctx, 'album', al.id), release_date: al.release_date, song_ids: songIds });
 
 function song(ctx: ApiContext, id: number): SongRow {
   const s = ctx.db.prepare(`${SONG_SQL} WHERE s.id = ?`).get(id) as SongRow | undefined;
@@ -32,30 +38,54 @@ function playlist(ctx: ApiContext, id: number, mustOwn: boolean): PlaylistRow {
   if ((mustOwn || p.is_public === 0) && p.owner_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this playlist.');
   return p;
 }
-function playlistView(ctx: ApiContext, p: PlaylistRow): Json {
-  const songs = ctx.db.prepare(`${SONG_SQL} JOIN playlist_songs ps ON ps.song_id = s.id WHERE ps.playlist_id = ? ORDER BY ps.id`).all(p.id) as SongRow[];
+function playlistSongs(ctx: ApiContext, id: number): SongRow[] {
+  return ctx.db.prepare(`${SONG_SQL} JOIN playlist_songs ps ON ps.song_id = s.id WHERE ps.playlist_id = ? ORDER BY ps.id`).all(id) as SongRow[];
+}
+function playlistHead(ctx: ApiContext, p: PlaylistRow) {
   const owner = ctx.db.prepare('SELECT first_name, last_name, email FROM users WHERE id = ?').get(p.owner_id) as { first_name: string; last_name: string; email: string };
-  return { playlist_id: p.id, title: p.title, owner: { name: `${owner.first_name} ${owner.last_name}`, email: owner.email }, is_public: p.is_public === 1, rating: p.rating, like_count: p.like_count, created_at: p.created_at, songs: songs.map((s) => ({ id: s.id, title: s.title, artist_ids: [s.artist_id] })) };
+  return { playlist_id: p.id, title: p.title, is_public: p.is_public === 1, rating: p.rating, like_count: p.like_count, review_count: reviewCount(ctx, 'playlist', p.id), owner: { name: `${owner.first_name} ${owner.last_name}`, email: owner.email }, created_at: p.created_at };
+}
+/** AppWorld's PlaylistShortenedResponse (library, search, likes). */
+function playlistShort(ctx: ApiContext, p: PlaylistRow): { [k: string]: Json } {
+  return { ...playlistHead(ctx, p), song_ids: playlistSongs(ctx, p.id).map((s) => s.id) };
+}
+/** show_playlist: the songs in full, and a shareable link for public playlists only. */
+function playlistView(ctx: ApiContext, p: PlaylistRow): Json {
+  return { ...playlistHead(ctx, p), shareable_link: p.is_public === 1 ? `${SHARE_BASE}/playlist/${p.id}` : null, songs: playlistSongs(ctx, p.id).map((s) => ({ id: s.id, title: s.title, artist_ids: [s.artist_id] })) };
 }
 
 const SONG_SORT = ['title', 'duration', 'release_date', 'play_count', 'rating', 'like_count', 'added_at', 'liked_at', 'downloaded_at'];
-const songFilters = [opt.str('query', { default: '' }), opt.str('genre'), opt.int('artist_id'), opt.int('album_id'), opt.int('min_play_count'), opt.int('max_play_count')];
+const BIG = Number.MAX_SAFE_INTEGER;
+const nonNeg = [{ kind: 'min', value: 0 }] as const;
+const stars = [{ kind: 'min', value: 0 }, { kind: 'max', value: 5 }] as const;
+const QUERY = opt.str('query', { default: '' });
+const range = (name: string, int: boolean, lo: number, hi: number, constraints: readonly { kind: 'min' | 'max'; value: number }[] = nonNeg) => [
+  (int ? opt.int : opt.num)(`min_${name}`, { default: lo, constraints }),
+  (int ? opt.int : opt.num)(`max_${name}`, { default: hi, constraints }),
+];
+const dates = (name: string) => [opt.str(`min_${name}`, { default: '1500-01-01' }), opt.str(`max_${name}`, { default: '3000-01-01' })];
+const within = (a: Args, name: string, v: number) => (optNum(a, `min_${name}`) ?? -Infinity) <= v && v <= (optNum(a, `max_${name}`) ?? Infinity);
+const withinDates = (a: Args, name: string, at: string) => at.slice(0, 10) >= (optStr(a, `min_${name}`) ?? '1500-01-01').slice(0, 10) && at.slice(0, 10) <= (optStr(a, `max_${name}`) ?? '3000-01-01').slice(0, 10);
 function songFilter(a: Args) {
   return (s: SongRow) =>
     matchesQuery(a.query ?? '', s.title, s.album_title, s.artist_name) &&
     (optStr(a, 'genre') === null || s.genre === optStr(a, 'genre')!.toLowerCase()) &&
     (optNum(a, 'artist_id') === null || s.artist_id === optNum(a, 'artist_id')) &&
     (optNum(a, 'album_id') === null || s.album_id === optNum(a, 'album_id')) &&
-    (optNum(a, 'min_play_count') === null || s.play_count >= optNum(a, 'min_play_count')!) &&
-    (optNum(a, 'max_play_count') === null || s.play_count <= optNum(a, 'max_play_count')!);
+    withinDates(a, 'release_date', s.release_date) && within(a, 'duration', s.duration) && within(a, 'rating', s.rating) &&
+    within(a, 'like_count', s.like_count) && within(a, 'play_count', s.play_count);
 }
 
 /** A user song collection (library, likes, downloads): list, add and remove, all alike. */
 function songCollection(table: 'song_library' | 'liked_songs' | 'downloaded_songs', at: 'added_at' | 'created_at', atKey: string) {
   return {
     list: (ctx: ApiContext, a: Args) => {
-      const rows = ctx.db.prepare(`${SONG_SQL} JOIN ${table} c ON c.song_id = s.id WHERE c.user_id = ? ORDER BY c.id`).all(me(ctx)) as (SongRow & Record<string, string>)[];
-      return pageOf(rows.filter(songFilter(a)).map((s) => ({ ...songView(s), [atKey]: s[at]! })), a, SONG_SORT);
+      const sql = SONG_SQL.replace('SELECT s.*', `SELECT s.*, c.${at} AS collected_at`);
+      const rows = ctx.db.prepare(`${sql} JOIN ${table} c ON c.song_id = s.id WHERE c.user_id = ? ORDER BY c.id`).all(me(ctx)) as (SongRow & { collected_at: string })[];
+      // Sorting may use the song's own attributes (play_count, …), which the shortened view leaves out.
+      const kept = rows.filter((s) => matchesQuery(a.query ?? '', s.title, s.album_title, s.artist_name) && withinDates(a, atKey, s.collected_at));
+      const sorted = pageOf(kept.map((s) => ({ ...s, [atKey]: s.collected_at }) as unknown as { [k: string]: Json }), a, SONG_SORT);
+      return sorted.map((s) => ({ ...songShort(s as unknown as SongRow), [atKey]: s[atKey]! }));
     },
     add: (ctx: ApiContext, a: Args, already: string, done: string) => {
       const s = song(ctx, Number(a.song_id));
@@ -78,14 +108,21 @@ const songId = [req.int('song_id')];
 export const spotifyApis: ApiDef[] = [
   ...accountApis('spotify', { verification: true }),
   def('show_genres', { auth: false, description: 'Show the list of all music genres.' }, () => [...GENRES]),
-  def('search_songs', { auth: false, description: 'Search for songs with a query.', params: [...songFilters, ...PAGING, sortBy(null)] }, (ctx, a) =>
-    pageOf((ctx.db.prepare(`${SONG_SQL} ORDER BY s.id`).all() as SongRow[]).filter(songFilter(a)).map(songView), a, SONG_SORT),
-  ),
-  def('show_song', { auth: false, description: 'Get details of a specific song.', params: songId }, (ctx, a) => songView(song(ctx, Number(a.song_id)))),
-  def('show_song_library', { description: 'Get a list of songs in the user\'s song library.', params: [...songFilters, ...PAGING, sortBy(null)] }, library.list),
+  def('search_songs', {
+    auth: false,
+    description: 'Search for songs with a query.',
+    params: [QUERY, ...PAGING, opt.int('artist_id'), opt.int('album_id'), opt.str('genre'), ...dates('release_date'), ...range('duration', true, 0, BIG), ...range('rating', false, 0, 5, stars), ...range('like_count', true, 0, BIG), ...range('play_count', true, 0, BIG), sortBy(null)],
+  }, (ctx, a) => pageOf((ctx.db.prepare(`${SONG_SQL} ORDER BY s.id`).all() as SongRow[]).filter(songFilter(a)).map((s) => songView(ctx, s)), a, SONG_SORT)),
+  def('show_song', { auth: false, description: 'Get details of a specific song.', params: songId }, (ctx, a) => songView(ctx, song(ctx, Number(a.song_id)))),
+  def('show_song_privates', { description: 'Show information about the song that is private to the user.', params: songId }, (ctx, a) => {
+    const s = song(ctx, Number(a.song_id));
+    const has = (table: string) => !!ctx.db.prepare(`SELECT 1 FROM ${table} WHERE user_id = ? AND song_id = ?`).get(me(ctx), s.id);
+    return { liked: has('liked_songs'), reviewed: has('song_reviews'), in_song_library: has('song_library'), downloaded: has('downloaded_songs') };
+  }),
+  def('show_song_library', { description: 'Get a list of songs in the user\'s song library.', params: [...PAGING] }, library.list),
   def('add_song_to_library', { description: 'Add a song to the user\'s song library.', params: songId }, (ctx, a) => library.add(ctx, a, 'The song is already in your library.', 'Song added to the library.')),
   def('remove_song_from_library', { method: 'DELETE', description: 'Remove a song from the user\'s song library.', params: songId }, (ctx, a) => library.remove(ctx, a, 'The song is not in your library.', 'Song removed from the library.')),
-  def('show_liked_songs', { description: 'Get a list of songs you have liked.', params: [...songFilters, ...PAGING, sortBy('-liked_at')] }, liked.list),
+  def('show_liked_songs', { description: 'Get a list of songs you have liked.', params: [...PAGING, sortBy('-liked_at')] }, liked.list),
   def('like_song', { description: 'Like a song.', params: songId }, (ctx, a) => {
     const r = liked.add(ctx, a, 'The song is already liked.', 'Song liked.');
     ctx.db.prepare('UPDATE songs SET like_count = like_count + 1 WHERE id = ?').run(a.song_id);
@@ -96,21 +133,30 @@ export const spotifyApis: ApiDef[] = [
     ctx.db.prepare('UPDATE songs SET like_count = like_count - 1 WHERE id = ?').run(a.song_id);
     return r;
   }),
-  def('show_downloaded_songs', { description: 'Get a list of downloaded songs.', params: [...songFilters, ...PAGING, sortBy('-downloaded_at')] }, downloads.list),
+  def('show_downloaded_songs', { description: 'Get a list of downloaded songs.', params: [QUERY, ...dates('downloaded_at'), ...PAGING, sortBy('-downloaded_at')] }, downloads.list),
   def('download_song', { description: 'Download a song.', params: songId }, (ctx, a) => downloads.add(ctx, a, 'The song is already downloaded.', 'Song downloaded.')),
   def('remove_downloaded_song', { method: 'DELETE', description: 'Remove a song from downloads.', params: songId }, (ctx, a) => downloads.remove(ctx, a, 'The song is not downloaded.', 'Song removed from downloads.')),
 
-  def('search_albums', { auth: false, description: 'Search for albums with a query.', params: [opt.str('query', { default: '' }), opt.str('genre'), opt.int('artist_id'), ...PAGING, sortBy(null)] }, (ctx, a) => {
-    const rows = (ctx.db.prepare(`${ALBUM_SQL} ORDER BY al.id`).all() as AlbumRow[]).filter((al) => matchesQuery(a.query ?? '', al.title, al.artist_name) && (optStr(a, 'genre') === null || al.genre === optStr(a, 'genre')) && (optNum(a, 'artist_id') === null || al.artist_id === optNum(a, 'artist_id')));
-    return pageOf(rows.map((al) => albumView(al, albumSongs(ctx, al.id))), a, ['title', 'release_date', 'rating', 'like_count']);
+  def('search_albums', { auth: false, description: 'Search for albums with a query.', params: [QUERY, ...PAGING, ...range('rating', false, 0, 5, stars), ...dates('release_date'), ...range('like_count', true, 0, BIG), opt.str('genre'), sortBy(null)] }, (ctx, a) => {
+    const rows = (ctx.db.prepare(`${ALBUM_SQL} ORDER BY al.id`).all() as AlbumRow[]).filter(
+      (al) => matchesQuery(a.query ?? '', al.title, al.artist_name) && (optStr(a, 'genre') === null || al.genre === optStr(a, 'genre')!.toLowerCase()) && within(a, 'rating', al.rating) && within(a, 'like_count', al.like_count) && withinDates(a, 'release_date', al.release_date),
+    );
+    return pageOf(rows.map((al) => albumView(ctx, al, albumSongs(ctx, al.id))), a, ['title', 'release_date', 'rating', 'like_count']);
   }),
   def('show_album', { auth: false, description: 'Get details of a specific album.', params: [req.int('album_id')] }, (ctx, a) => {
     const al = album(ctx, Number(a.album_id));
-    return albumView(al, albumSongs(ctx, al.id));
+    const { song_ids: _ids, ...head } = albumView(ctx, al, []);
+    const songs = ctx.db.prepare('SELECT id, title, artist_id FROM songs WHERE album_id = ? ORDER BY id').all(al.id) as { id: number; title: string; artist_id: number }[];
+    return { ...head, shareable_link: `${SHARE_BASE}/album/${al.id}`, songs: songs.map((s) => ({ id: s.id, title: s.title, artist_ids: [s.artist_id] })) };
   }),
-  def('show_album_library', { description: 'Get a list of albums in the user\'s album library.', params: [...PAGING, sortBy(null)] }, (ctx, a) => {
+  def('show_album_privates', { description: 'Show information about the album that is private to the user.', params: [req.int('album_id')] }, (ctx, a) => {
+    const al = album(ctx, Number(a.album_id));
+    const has = (table: string) => !!ctx.db.prepare(`SELECT 1 FROM ${table} WHERE user_id = ? AND album_id = ?`).get(me(ctx), al.id);
+    return { liked: has('liked_albums'), reviewed: has('album_reviews'), in_album_library: has('album_library') };
+  }),
+  def('show_album_library', { description: 'Get a list of albums in the user\'s album library.', params: [...PAGING] }, (ctx, a) => {
     const rows = ctx.db.prepare(`${ALBUM_SQL} JOIN album_library l ON l.album_id = al.id WHERE l.user_id = ? ORDER BY l.id`).all(me(ctx)) as (AlbumRow & { added_at: string })[];
-    return pageOf(rows.map((al) => ({ ...albumView(al, albumSongs(ctx, al.id)), added_at: al.added_at })), a, ['title', 'release_date', 'rating', 'added_at']);
+    return pageOf(rows.map((al) => ({ ...albumView(ctx, al, albumSongs(ctx, al.id)), added_at: al.added_at })), a, ['title', 'release_date', 'rating', 'added_at']);
   }),
   def('add_album_to_library', { description: 'Add an album to the user\'s album library.', params: [req.int('album_id')] }, (ctx, a) => {
     const al = album(ctx, Number(a.album_id));
@@ -138,23 +184,27 @@ export const spotifyApis: ApiDef[] = [
   }),
   def('show_liked_albums', { description: 'Get a list of albums you have liked.', params: [...PAGING, sortBy('-liked_at')] }, (ctx, a) => {
     const rows = ctx.db.prepare(`${ALBUM_SQL} JOIN liked_albums l ON l.album_id = al.id WHERE l.user_id = ? ORDER BY l.id`).all(me(ctx)) as (AlbumRow & { created_at: string })[];
-    return pageOf(rows.map((al) => ({ ...albumView(al, albumSongs(ctx, al.id)), liked_at: al.created_at })), a, ['title', 'release_date', 'rating', 'liked_at']);
+    return pageOf(rows.map((al) => ({ ...albumView(ctx, al, albumSongs(ctx, al.id)), liked_at: al.created_at })), a, ['title', 'release_date', 'rating', 'liked_at']);
   }),
 
-  def('show_playlist_library', { description: 'Get a list of playlists in the user\'s playlist library.', params: [opt.str('query', { default: '' }), opt.bool('is_public'), ...PAGING, sortBy(null)] }, (ctx, a) => {
-    const rows = (ctx.db.prepare('SELECT * FROM playlists WHERE owner_id = ? ORDER BY id').all(me(ctx)) as PlaylistRow[])
-      .filter((p) => matchesQuery(a.query ?? '', p.title) && (optBool(a, 'is_public') === null || (p.is_public === 1) === optBool(a, 'is_public')));
-    return pageOf(rows.map((p) => playlistView(ctx, p) as { [k: string]: Json }), a, ['title', 'created_at', 'rating', 'like_count']);
+  def('show_playlist_library', { description: 'Get a list of playlists in the user\'s playlist library.', params: [...PAGING, opt.bool('is_public')] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT * FROM playlists WHERE owner_id = ? ORDER BY id').all(me(ctx)) as PlaylistRow[]).filter((p) => optBool(a, 'is_public') === null || (p.is_public === 1) === optBool(a, 'is_public'));
+    return pageOf(rows.map((p) => playlistShort(ctx, p)), a, ['title', 'created_at', 'rating', 'like_count']);
   }),
-  def('search_playlists', { auth: false, description: 'Search for public playlists with a query.', params: [opt.str('query', { default: '' }), ...PAGING, sortBy(null)] }, (ctx, a) => {
-    const rows = (ctx.db.prepare('SELECT * FROM playlists WHERE is_public = 1 ORDER BY id').all() as PlaylistRow[]).filter((p) => matchesQuery(a.query ?? '', p.title));
-    return pageOf(rows.map((p) => playlistView(ctx, p) as { [k: string]: Json }), a, ['title', 'created_at', 'rating', 'like_count']);
+  def('search_playlists', { description: 'Search for playlists with a query. It will search over all public playlists and your own private playlists.', params: [QUERY, ...range('like_count', true, 0, BIG), ...range('rating', false, 0, 5, stars), ...PAGING, sortBy(null)] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT * FROM playlists WHERE is_public = 1 OR owner_id = ? ORDER BY id').all(me(ctx)) as PlaylistRow[]).filter((p) => matchesQuery(a.query ?? '', p.title) && within(a, 'like_count', p.like_count) && within(a, 'rating', p.rating));
+    return pageOf(rows.map((p) => playlistShort(ctx, p)), a, ['title', 'created_at', 'rating', 'like_count']);
   }),
   def('create_playlist', { description: 'Create a new playlist.', params: [req.str('title', { constraints: [{ kind: 'minLength', value: 1 }] }), opt.bool('is_public', { default: true })] }, (ctx, a) => {
     const r = ctx.db.prepare('INSERT INTO playlists (owner_id, title, is_public, rating, like_count, created_at) VALUES (?, ?, ?, 0, 0, ?)').run(me(ctx), str(a, 'title'), optBool(a, 'is_public') === false ? 0 : 1, ctx.now);
     return ok('Playlist created.', { playlist_id: Number(r.lastInsertRowid) });
   }),
   def('show_playlist', { description: 'Get detailed information about a specific playlist.', params: [req.int('playlist_id')] }, (ctx, a) => playlistView(ctx, playlist(ctx, Number(a.playlist_id), false))),
+  def('show_playlist_privates', { description: 'Show information about the playlist that is private to the user.', params: [req.int('playlist_id')] }, (ctx, a) => {
+    const p = playlist(ctx, Number(a.playlist_id), false);
+    const has = (table: string) => !!ctx.db.prepare(`SELECT 1 FROM ${table} WHERE user_id = ? AND playlist_id = ?`).get(me(ctx), p.id);
+    return { liked: has('liked_playlists'), reviewed: has('playlist_reviews'), in_playlist_library: p.owner_id === me(ctx) };
+  }),
   def('delete_playlist', { method: 'DELETE', description: 'Delete a playlist.', params: [req.int('playlist_id')] }, (ctx, a) => {
     const p = playlist(ctx, Number(a.playlist_id), true);
     ctx.db.prepare('DELETE FROM playlist_songs WHERE playlist_id = ?').run(p.id);
@@ -195,19 +245,23 @@ export const spotifyApis: ApiDef[] = [
   }),
   def('show_liked_playlists', { description: 'Get a list of playlists you have liked.', params: [...PAGING, sortBy('-liked_at')] }, (ctx, a) => {
     const rows = ctx.db.prepare('SELECT p.*, l.created_at AS liked_at FROM playlists p JOIN liked_playlists l ON l.playlist_id = p.id WHERE l.user_id = ? ORDER BY l.id').all(me(ctx)) as (PlaylistRow & { liked_at: string })[];
-    return pageOf(rows.map((p) => ({ ...(playlistView(ctx, p) as { [k: string]: Json }), liked_at: p.liked_at })), a, ['title', 'liked_at', 'rating']);
+    return pageOf(rows.map((p) => ({ ...playlistShort(ctx, p), liked_at: p.liked_at })), a, ['title', 'liked_at', 'rating']);
   }),
 
-  def('search_artists', { auth: false, description: 'Search for artists with a query.', params: [opt.str('query', { default: '' }), opt.str('genre'), ...PAGING, sortBy(null)] }, (ctx, a) => {
+  def('search_artists', { auth: false, description: 'Search for artists with a query.', params: [QUERY, ...PAGING, opt.str('genre'), ...range('follower_count', true, 0, BIG), sortBy(null)] }, (ctx, a) => {
     const rows = (ctx.db.prepare('SELECT * FROM artists ORDER BY id').all() as { id: number; name: string; genre: string; follower_count: number; created_at: string }[])
-      .filter((r) => matchesQuery(a.query ?? '', r.name) && (optStr(a, 'genre') === null || r.genre === optStr(a, 'genre')));
+      .filter((r) => matchesQuery(a.query ?? '', r.name) && (optStr(a, 'genre') === null || r.genre === optStr(a, 'genre')!.toLowerCase()) && within(a, 'follower_count', r.follower_count));
     return pageOf(rows.map(artistView), a, ['name', 'follower_count', 'created_at']);
   }),
   def('show_artist', { auth: false, description: 'Get details of a specific artist.', params: [req.int('artist_id')] }, (ctx, a) => {
     const r = ctx.db.prepare('SELECT * FROM artists WHERE id = ?').get(a.artist_id) as { id: number; name: string; genre: string; follower_count: number; created_at: string } | undefined;
     return artistView(r ?? notFound('artist'));
   }),
-  def('show_following_artists', { description: 'Get a list of artists the user is following.', params: [...PAGING, sortBy(null)] }, (ctx, a) => {
+  def('show_artist_following', { description: 'Show whether you are following the artist.', params: [req.int('artist_id')] }, (ctx, a) => {
+    if (!ctx.db.prepare('SELECT 1 FROM artists WHERE id = ?').get(a.artist_id)) notFound('artist');
+    return { following: !!ctx.db.prepare('SELECT 1 FROM following_artists WHERE user_id = ? AND artist_id = ?').get(me(ctx), a.artist_id) };
+  }),
+  def('show_following_artists', { description: 'Get a list of artists the user is following.', params: [...PAGING] }, (ctx, a) => {
     const rows = ctx.db.prepare('SELECT ar.*, f.created_at AS followed_at FROM artists ar JOIN following_artists f ON f.artist_id = ar.id WHERE f.user_id = ? ORDER BY f.id').all(me(ctx)) as { id: number; name: string; genre: string; follower_count: number; created_at: string; followed_at: string }[];
     return pageOf(rows.map((r) => ({ ...artistView(r), followed_at: r.followed_at })), a, ['name', 'follower_count', 'followed_at']);
   }),
@@ -224,7 +278,69 @@ export const spotifyApis: ApiDef[] = [
     ctx.db.prepare('UPDATE artists SET follower_count = follower_count - 1 WHERE id = ?').run(a.artist_id);
     return ok('Artist unfollowed.');
   }),
+  def('show_recommendations', { description: 'Get personalized song recommendations for the user.', params: [...PAGING] }, (ctx, a) => {
+    // Songs outside the library in the library's genres, most played first: stable for a user.
+    const rows = ctx.db
+      .prepare(`${SONG_SQL} WHERE s.genre IN (SELECT DISTINCT so.genre FROM song_library l JOIN songs so ON so.id = l.song_id WHERE l.user_id = ?) AND s.id NOT IN (SELECT song_id FROM song_library WHERE user_id = ?) ORDER BY s.play_count DESC, s.id`)
+      .all(me(ctx), me(ctx)) as SongRow[];
+    return pageOf(rows.map(songShort), a, []);
+  }),
+  ...reviewApis('song', 'Song', (ctx, id) => song(ctx, id).id),
+  ...reviewApis('album', 'Album', (ctx, id) => album(ctx, id).id),
+  ...reviewApis('playlist', 'Playlist', (ctx, id) => playlist(ctx, id, false).id),
 ];
+
+type ReviewKind = 'song' | 'album' | 'playlist';
+interface ReviewRow { id: number; user_id: number; rating: number; title: string; text: string; created_at: string; updated_at: string; first_name: string; last_name: string; email: string }
+
+/** The five review APIs of songs, albums and playlists: list, create (one per user), show, update, delete. */
+function reviewApis(kind: ReviewKind, model: string, target: (ctx: ApiContext, id: number) => number): ApiDef[] {
+  const table = `${kind}_reviews`;
+  const idKey = `${kind}_id`;
+  const view = (r: ReviewRow & Record<string, unknown>) => ({ [`${kind}_review_id`]: r.id, [idKey]: r[idKey] as number, user: { name: `${r.first_name} ${r.last_name}`, email: r.email }, rating: r.rating, title: r.title, text: r.text, created_at: r.created_at, updated_at: r.updated_at });
+  const SQL = `SELECT r.*, u.first_name, u.last_name, u.email FROM ${table} r JOIN users u ON u.id = r.user_id`;
+  const own = (ctx: ApiContext, id: number) => {
+    const r = ctx.db.prepare(`${SQL} WHERE r.id = ?`).get(id) as ReviewRow | undefined;
+    if (!r) notFound(`${kind} review`);
+    if (r.user_id !== me(ctx)) throw new ApiError(401, `You are not authorized to modify this ${kind} review.`);
+    return r;
+  };
+  const rating = (required: boolean) => (required ? req.int : opt.int)('rating', { constraints: [{ kind: 'min', value: 1 }, { kind: 'max', value: 5 }] });
+  const reviewId = req.int('review_id');
+  return [
+    def(`show_${kind}_reviews`, {
+      auth: kind === 'playlist',
+      description: `Get a list of reviews for a ${kind}.`,
+      params: [req.int(idKey), QUERY, opt.str('user_email', { constraints: [{ kind: 'email' }] }), opt.int('min_rating', { default: 1 }), opt.int('max_rating', { default: 5 }), ...PAGING, sortBy(null)],
+    }, (ctx, a) => {
+      const id = kind === 'playlist' ? target(ctx, Number(a[idKey])) : Number(a[idKey]);
+      if (kind !== 'playlist') target(ctx, id);
+      const rows = (ctx.db.prepare(`${SQL} WHERE r.${idKey} = ? ORDER BY r.id`).all(id) as (ReviewRow & Record<string, unknown>)[]).filter(
+        (r) => matchesQuery(a.query ?? '', r.title, r.text) && (optStr(a, 'user_email') === null || r.email === optStr(a, 'user_email')) && within(a, 'rating', r.rating),
+      );
+      return pageOf(rows.map(view), a, ['rating', 'created_at', 'updated_at']);
+    }),
+    def(`review_${kind}`, { description: `Rate or review a ${kind}.`, params: [req.int(idKey), rating(true), opt.str('title', { default: '' }), opt.str('text', { default: '' })] }, (ctx, a) => {
+      const id = target(ctx, Number(a[idKey]));
+      if (ctx.db.prepare(`SELECT 1 FROM ${table} WHERE user_id = ? AND ${idKey} = ?`).get(me(ctx), id)) throw new ApiError(409, `${model}Review with this ${idKey} and user_id already exists.`);
+      const r = ctx.db.prepare(`INSERT INTO ${table} (user_id, ${idKey}, rating, title, text, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(me(ctx), id, a.rating, str(a, 'title'), str(a, 'text'), ctx.now, ctx.now);
+      return ok(`Added a new ${kind} review.`, { [`${kind}_review_id`]: Number(r.lastInsertRowid) });
+    }),
+    def(`show_${kind}_review`, { auth: false, description: `Show a ${kind} review.`, params: [reviewId] }, (ctx, a) => {
+      const r = ctx.db.prepare(`${SQL} WHERE r.id = ?`).get(a.review_id) as (ReviewRow & Record<string, unknown>) | undefined;
+      return view(r ?? notFound(`${kind} review`));
+    }),
+    def(`update_${kind}_review`, { method: 'PATCH', description: `Update a ${kind} review.`, params: [reviewId, rating(false), opt.str('title'), opt.str('text')] }, (ctx, a) => {
+      const r = own(ctx, Number(a.review_id));
+      ctx.db.prepare(`UPDATE ${table} SET rating = ?, title = ?, text = ?, updated_at = ? WHERE id = ?`).run(optNum(a, 'rating') ?? r.rating, optStr(a, 'title') ?? r.title, optStr(a, 'text') ?? r.text, ctx.now, r.id);
+      return ok(`Updated the ${kind} review.`);
+    }),
+    def(`delete_${kind}_review`, { method: 'DELETE', description: `Delete a ${kind} review.`, params: [reviewId] }, (ctx, a) => {
+      ctx.db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(own(ctx, Number(a.review_id)).id);
+      return ok(`Deleted the ${kind} review.`);
+    }),
+  ];
+}
 
 function albumSongs(ctx: ApiContext, albumId: number): number[] {
   return (ctx.db.prepare('SELECT id FROM songs WHERE album_id = ? ORDER BY id').all(albumId) as { id: number }[]).map((r) => r.id);

@@ -129,8 +129,13 @@ export const SCENARIOS: readonly Scenario[] = [
         instruction: 'What is the title of the most-played song in my Spotify song library?',
         solve: (x) => {
           x.login('spotify');
-          const [best] = x.call('spotify__show_song_library', { sort_by: '-play_count', page_limit: 1 }) as { title: string }[];
-          x.complete(best!.title);
+          // Library entries carry no play counts: walk the catalogue by play count until a library song.
+          const mine = new Set(x.all<{ song_id: number }>('spotify__show_song_library').map((s) => s.song_id));
+          for (let page = 0; ; page++) {
+            const songs = x.call('spotify__search_songs', { sort_by: '-play_count', page_index: page, page_limit: 20 }) as { song_id: number; title: string }[];
+            const best = songs.find((s) => mine.has(s.song_id));
+            if (best || songs.length === 0) return x.complete(best?.title);
+          }
         },
       };
     }) as [Variant, Variant, Variant],

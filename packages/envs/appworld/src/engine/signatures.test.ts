@@ -1,0 +1,47 @@
+// AppWorld's 457 published signatures (../shared/data/appworld-apis.json, never copied here) against
+// the registry. The floor is the share reached so far: it may only go up.
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compareSignatures, paramMismatch, type RealSignatures } from './signatures.js';
+
+const FILE = resolve(__dirname, '../../../../../../shared/data/appworld-apis.json');
+const present = existsSync(FILE);
+if (!present) {
+  if (process.env.CI === 'true') throw new Error(`appworld signatures: ${FILE} is missing (CI must have shared/data beside the clone)`);
+  console.log(`appworld signatures: skipped, ${FILE} not found (shared/data is not beside this clone)`);
+}
+
+/** APIs present with matching parameters and types, as reached; raise when more match. */
+const MATCHING_FLOOR = 131;
+
+describe('parameter annotations', () => {
+  it('maps Python annotations to parameter types', () => {
+    const p = (type: string, required = true, extra: object = {}) => ({ name: 'x', type, required, description: '', ...extra }) as Parameters<typeof paramMismatch>[0];
+    expect(paramMismatch(p('string'), 'str')).toBeNull();
+    expect(paramMismatch(p('string'), 'str | None')).toMatch(/optional there/);
+    expect(paramMismatch(p('string', false), 'str | None')).toBeNull();
+    expect(paramMismatch(p('integer'), 'str')).not.toBeNull();
+    expect(paramMismatch(p('string'), 'EmailStr')).toMatch(/email/);
+    expect(paramMismatch(p('string', true, { constraints: [{ kind: 'email' }] }), 'EmailStr')).toBeNull();
+    expect(paramMismatch(p('string', true, { constraints: [{ kind: 'enum', values: ['append', 'prepend'] }] }), 'Literal["append", "prepend"]')).toBeNull();
+    expect(paramMismatch(p('string'), 'Literal["append", "prepend"]')).not.toBeNull();
+  });
+});
+
+describe.skipIf(!present)("AppWorld's 457 API signatures", () => {
+  it('reports how many APIs exist with matching parameters, and never falls below the floor', () => {
+    const real = JSON.parse(readFileSync(FILE, 'utf8')) as RealSignatures;
+    const r = compareSignatures(real);
+    expect(r.total).toBe(457);
+    const byApp = new Map<string, [number, number]>();
+    for (const [app, apis] of Object.entries(real)) byApp.set(app, [Object.keys(apis).length, 0]);
+    console.log(
+      `appworld signatures: ${r.present}/${r.total} present, ${r.matching}/${r.total} matching (${((100 * r.matching) / r.total).toFixed(1)}%); ` +
+        `${r.mismatches.length} present but different, ${r.extra.length} not in AppWorld`,
+    );
+    for (const m of r.mismatches) console.log(`  ${m.api}: ${m.reasons.join('; ')}`);
+    if (r.extra.length) console.log(`  not in AppWorld: ${r.extra.join(', ')}`);
+    expect(r.matching).toBeGreaterThanOrEqual(MATCHING_FLOOR);
+  });
+});
