@@ -209,8 +209,10 @@ const extractPrompts: Command = {
   help: `Usage: diffworld env prompts extract <${names()}> ROWS.jsonl [ROWS2.jsonl …] --out PROMPTS.json
 
 Reads rows of the paper's published data that you have (alfworld: alfworld_eval_id.jsonl,
-alfworld_rl.jsonl) and writes the templates of its agent system prompt and world-model system
-prompt: the rows' text with the parts our harness computes per task cut out. The file is read by
+alfworld_rl.jsonl; sciworld: sciworld_rl_split.jsonl, sciworld_test_split.jsonl; appworld: one
+file at a time) and writes the templates of its agent system prompt and world-model system prompt:
+the rows' text with the parts our harness computes per task cut out (appworld: the agent prompt
+only; its world model keeps our prompt). The file is read by
 --prompts on env corpus, env serve and eval agent; with it those prompts are the paper's byte for
 byte. Prints how many rows follow each template and how many our harness reproduces exactly
 (rows that differ are listed on stderr). The paper's text goes only into PROMPTS.json.
@@ -221,7 +223,7 @@ Example:
   options: { out: { type: 'string' } },
   async run(args, io) {
     const suite = envSuite(positional(args, 0, 'environment name'));
-    if (!suite.prompts) throw new EnvSuiteError('no_prompts', `${suite.name} does not support the paper's prompt sets yet (alfworld does)`);
+    if (!suite.prompts) throw new EnvSuiteError('no_prompts', `${suite.name} does not support the paper's prompt sets`);
     positional(args, 1, 'rows file (JSONL)');
     const files = args.positionals.slice(1);
     const out = requiredString(args, 'out');
@@ -229,8 +231,9 @@ Example:
     const cmp = await suite.prompts.compare(files, set);
     writePromptSet(out, set);
     const share = (n: number) => `${n}/${cmp.rows} (${((100 * n) / Math.max(cmp.rows, 1)).toFixed(1)}%)`;
-    io.out(`${suite.name} prompts → ${out}: agent system prompt from ${set.source.agentSystem.agreeing}/${set.source.agentSystem.examples} rows, world-model prompt from ${set.source.worldModel.agreeing}/${set.source.worldModel.examples} rows`);
-    io.out(`identical with our harness: agent system prompt ${share(cmp.agentSystemIdentical)}, world-model prompt ${share(cmp.worldModelIdentical)}`);
+    const wm = set.source.worldModel;
+    io.out(`${suite.name} prompts → ${out}: agent system prompt from ${set.source.agentSystem.agreeing}/${set.source.agentSystem.examples} rows, ${wm ? `world-model prompt from ${wm.agreeing}/${wm.examples} rows` : 'no world-model template (the env keeps its own)'}`);
+    io.out(`identical with our harness: agent system prompt ${share(cmp.agentSystemIdentical)}${wm ? `, world-model prompt ${share(cmp.worldModelIdentical)}` : ''}`);
     for (const w of disagreeing.agentSystem) io.err(`env prompts: ${w}: agent system prompt differs from the template`);
     for (const w of disagreeing.worldModel) io.err(`env prompts: ${w}: world-model prompt does not follow the template`);
     for (const u of cmp.unavailable) io.err(`env prompts: ${u.where}: no world-model prompt of ours (${u.why})`);

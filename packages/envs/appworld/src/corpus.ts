@@ -2,9 +2,9 @@
 // (wrong arguments, calls before login, unknown tools, paging past the end), each step one row
 // {system: action-local grounding prompt, user: "State: <json.dumps(history)>\n\nAction: <action>",
 //  assistant: the engine's observation}.
-import { Rng, hashSeed, roundRobin, type ChatMessage, type CorpusRequest } from '@diffworld/env-core';
+import { Rng, hashSeed, roundRobin, type ChatMessage, type CorpusRequest, type PromptSet } from '@diffworld/env-core';
 import { parseToolCall } from './harness/parser.js';
-import { agentSystemPrompt } from './harness/prompt.js';
+import { agentSystemPromptWith } from './paper/prompts.js';
 import { pyJsonDumps } from './harness/py-json.js';
 import { taskRecords } from './harness/records.js';
 import { runPaperCall } from './harness/paper-protocol.js';
@@ -41,10 +41,10 @@ export function episodeActions(task: AppworldTask, variant: number): string[] {
 }
 
 /** Plays the actions in the real engine and emits one row per step. */
-export function episodeRows(task: AppworldTask, actions: readonly string[]): CorpusRow[] {
+export function episodeRows(task: AppworldTask, actions: readonly string[], prompts?: PromptSet): CorpusRow[] {
   const { session, runner } = startEpisode(task);
   const records = taskRecords(task);
-  const history: ChatMessage[] = [{ role: 'system', content: agentSystemPrompt() }, { role: 'user', content: taskPrompt(task) }];
+  const history: ChatMessage[] = [{ role: 'system', content: agentSystemPromptWith(prompts) }, { role: 'user', content: taskPrompt(task) }];
   const rows: CorpusRow[] = [];
   try {
     actions.forEach((action, step) => {
@@ -71,10 +71,10 @@ export function episodeRows(task: AppworldTask, actions: readonly string[]): Cor
  * the first pass plays the expert, later passes perturbed copies (pass + seed × tasks picks the copy).
  */
 export function corpusRows(req: CorpusRequest): Generator<CorpusRow> {
-  return taskCorpusRows(tasksOf(req.split), req.episodes, req.seed);
+  return taskCorpusRows(tasksOf(req.split), req.episodes, req.seed, req.prompts);
 }
 
 /** corpusRows over a given task list (the split's, or a chosen few). */
-export function* taskCorpusRows(tasks: readonly AppworldTask[], episodes: number, seed: number): Generator<CorpusRow> {
-  for (const [task, pass] of roundRobin(tasks, episodes)) yield* episodeRows(task, episodeActions(task, pass === 0 ? 0 : pass + seed * tasks.length));
+export function* taskCorpusRows(tasks: readonly AppworldTask[], episodes: number, seed: number, prompts?: PromptSet): Generator<CorpusRow> {
+  for (const [task, pass] of roundRobin(tasks, episodes)) yield* episodeRows(task, episodeActions(task, pass === 0 ? 0 : pass + seed * tasks.length), prompts);
 }

@@ -3,7 +3,8 @@
 import { hashSeed, stripThink, type ChatMessage, type Observation, type SimulatedEnvOptions, type StepResult, type TaskRef, type TextEnv, type WorldModel } from '@diffworld/env-core';
 import { API_REGISTRY } from './engine/registry.js';
 import { parseToolCall } from './harness/parser.js';
-import { agentSystemPrompt, NO_TOOL_CALL_MESSAGE } from './harness/prompt.js';
+import { NO_TOOL_CALL_MESSAGE } from './harness/prompt.js';
+import { agentSystemPromptWith } from './paper/prompts.js';
 import { pyJsonDumps } from './harness/py-json.js';
 import { taskRecords, type Records } from './harness/records.js';
 import { heuristicReward } from './harness/reward.js';
@@ -45,7 +46,7 @@ export class SimulatedAppworldEnv implements TextEnv {
   async reset(ref: TaskRef): Promise<Observation> {
     const task = resolveTask(ref);
     const first = taskPrompt(task);
-    this.state = { task, records: taskRecords(task), messages: [{ role: 'system', content: agentSystemPrompt() }, { role: 'user', content: first }], steps: 0, done: false };
+    this.state = { task, records: taskRecords(task), messages: [{ role: 'system', content: agentSystemPromptWith(this.opts.prompts) }, { role: 'user', content: first }], steps: 0, done: false };
     return { text: first, goal: task.variant.instruction };
   }
 

@@ -1,11 +1,11 @@
 // The AppWorld EnvSuite: tasks by split, the real engine, the expert, the WM prompt, the local
 // responder, and a reward that is the paper's heuristic or the exact database tests.
-import { noImports, playExpertRecord, withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
+import { EnvSuiteError, noImports, playExpertRecord, withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
 import { corpusRows } from './corpus.js';
 import { AppworldEnv } from './env.js';
 import { SimulatedAppworldEnv } from './simulated-env.js';
 import { parseToolCall } from './harness/parser.js';
-import { agentSystemPrompt, NO_TOOL_CALL_MESSAGE } from './harness/prompt.js';
+import { NO_TOOL_CALL_MESSAGE } from './harness/prompt.js';
 import { randomAppworldCall } from './harness/random-action.js';
 import { heuristicReward } from './harness/reward.js';
 import { formatToolCall } from './harness/tool-call.js';
@@ -13,6 +13,7 @@ import { groundingPrompt, localResponder } from './harness/wm.js';
 import { ENV_NAME, resolveTask, SPLITS, taskRef, tasksOf } from './world/tasks/catalog.js';
 import { replayActions, runExpert } from './world/tasks/run-expert.js';
 import { startAppworldServer } from './server.js';
+import { APPWORLD_PROMPT_SLOTS, agentSystemPromptWith, compareAppworldPrompts, extractAppworldPrompts } from './paper/prompts.js';
 
 export type RewardMode = 'heuristic' | 'exact';
 
@@ -37,14 +38,16 @@ export function createAppworldSuite(opts: { reward?: RewardMode } = {}): EnvSuit
     randomAction: (_task, history, rng) => randomAppworldCall(history, rng),
     corpusRows: (req) => corpusRows(req),
     agent: {
-      system: () => agentSystemPrompt(),
+      system: (prompts) => agentSystemPromptWith(prompts),
       firstUserTurn: (obs) => obs.text,
       nextUserTurn: (r) => r.observation.text,
       invalidTurn: () => NO_TOOL_CALL_MESSAGE,
       formatAction: (action) => action,
       parse: (completion) => parseAction(completion),
     },
+    // A prompt set carries AppWorld's agent prompt only: the world model keeps our grounding prompt.
     worldModelPrompt: (ref: TaskRef) => groundingPrompt(resolveTask(ref)),
+    prompts: { slots: APPWORLD_PROMPT_SLOTS, extract: extractAppworldPrompts, compare: compareAppworldPrompts },
     localResponder,
     parseAction,
     reward: (trajectory: ChatMessage[], ref: TaskRef) => {
@@ -52,7 +55,15 @@ export function createAppworldSuite(opts: { reward?: RewardMode } = {}): EnvSuit
       if (mode === 'exact') return replayActions(task, trajectory.filter((m) => m.role === 'assistant').map((m) => m.content)).success ? 1 : 0;
       return heuristicReward(trajectory, task.variant.instruction, task.variant.answer === null ? null : String(task.variant.answer));
     },
-    server: { defaultPort: 30002, start: ({ gamesFile, ...serverOpts }) => (gamesFile ? Promise.reject(noImports('appworld')) : startAppworldServer(serverOpts)) },
+    server: {
+      defaultPort: 30002,
+      start: ({ gamesFile, prompts, ...serverOpts }) => {
+        if (gamesFile) return Promise.reject(noImports('appworld'));
+        // The reference protocol has no prompt route: a set is for the corpus, eval and the simulated env.
+        if (prompts) return Promise.reject(new EnvSuiteError('no_prompts', 'the appworld server serves no prompts (the reference protocol has no route for them); use --prompts with env corpus or eval agent'));
+        return startAppworldServer(serverOpts);
+      },
+    },
   };
   return suite;
 }

@@ -10,5 +10,5 @@ export { startJsonServer, HttpError, RawJson, EpisodeStore, requireString, optio
 export type { JsonRequest, JsonReply, JsonHandler, JsonServerOptions, RunningServer } from './http.js';
 export { EnvSuiteError, checkSplit, suiteByName, playExpertRecord, roundRobin, noImports, loadPromptSet, firstDifference } from './suite.js';
 export type { EnvSuite, AgentHarness, CorpusRequest, SimulatedEnvOptions, ServerStartOptions, SuitePrompts, PromptComparison } from './suite.js';
-export { PROMPT_SET_FORMAT, PromptSetError, deriveTemplate, renderTemplate, templateSlots, parsePromptSet, readPromptSet, writePromptSet, promptSetOf } from './prompts.js';
+export { PROMPT_SET_FORMAT, PromptSetError, deriveTemplate, renderTemplate, templateSlots, parsePromptSet, readPromptSet, writePromptSet, promptSetOf, worldModelTemplate } from './prompts.js';
 export type { PromptSet, PromptTemplate, TemplatePart, TemplateExample, TemplateProvenance, DerivedTemplate, PromptSlots, PromptExtraction } from './prompts.js';

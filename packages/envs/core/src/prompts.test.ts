@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PromptSetError, deriveTemplate, parsePromptSet, promptSetOf, readPromptSet, renderTemplate, templateSlots, writePromptSet, type TemplateExample } from './prompts.js';
+import { PromptSetError, deriveTemplate, parsePromptSet, promptSetOf, readPromptSet, renderTemplate, templateSlots, worldModelTemplate, writePromptSet, type TemplateExample } from './prompts.js';
 import { firstDifference } from './suite.js';
 
 // Synthetic prompts built here (never any paper text).
@@ -69,7 +69,15 @@ describe('prompt files', () => {
   });
 
   it('a render without a slot value names the slot', () => {
-    expect(() => renderTemplate(set.worldModel, { name: 'Ann' }, 'wm')).toThrow(/wm: place: no value for slot "place"/);
+    expect(() => renderTemplate(worldModelTemplate(set), { name: 'Ann' }, 'wm')).toThrow(/wm: place: no value for slot "place"/);
+  });
+
+  it('a set may carry only the agent prompt: it round-trips, and asking for its WM template names the env', () => {
+    const agentOnly = promptSetOf('toy', ['rows.jsonl'], deriveTemplate([{ where: 'r', text: 'Sys.', slots: [] }], 'a')).set;
+    expect(agentOnly.worldModel).toBeUndefined();
+    expect(agentOnly.source.worldModel).toBeUndefined();
+    expect(parsePromptSet(JSON.parse(JSON.stringify(agentOnly)), 'f.json', 'toy', SLOTS)).toEqual(agentOnly);
+    expect(() => worldModelTemplate(agentOnly)).toThrow(/toy prompt set: it carries no world-model template/);
   });
 });
 

@@ -26,10 +26,13 @@ export interface PromptSet {
   readonly env: string;
   /** The agent's system prompt. */
   readonly agentSystem: PromptTemplate;
-  /** The world model's system prompt of a task (the rows' `wm_system_prompt`). */
-  readonly worldModel: PromptTemplate;
+  /**
+   * The world model's system prompt of a task (the rows' `wm_system_prompt`); absent where the env
+   * cannot fill it from its own engine (AppWorld): the env's own world-model prompt is used then.
+   */
+  readonly worldModel?: PromptTemplate;
   /** Where the templates came from (file names only, never their text). */
-  readonly source: { readonly files: readonly string[]; readonly agentSystem: TemplateProvenance; readonly worldModel: TemplateProvenance };
+  readonly source: { readonly files: readonly string[]; readonly agentSystem: TemplateProvenance; readonly worldModel?: TemplateProvenance };
 }
 
 export const PROMPT_SET_FORMAT = 'diffworld.prompts/1';
@@ -165,15 +168,17 @@ export function parsePromptSet(value: unknown, where: string, env: string, slots
   if (typeof src !== 'object' || src === null || !Array.isArray(src.files) || !src.files.every((f) => typeof f === 'string')) {
     throw new PromptSetError(`${where}: source`, 'expected {"files": [string], "agentSystem": …, "worldModel": …}');
   }
+  // A world-model template is optional; present, it comes with its provenance.
+  const wm = o.worldModel === undefined ? undefined : parseTemplate(o.worldModel, `${where}: worldModel`, slots.worldModel);
   return {
     format: PROMPT_SET_FORMAT,
     env,
     agentSystem: parseTemplate(o.agentSystem, `${where}: agentSystem`, slots.agentSystem),
-    worldModel: parseTemplate(o.worldModel, `${where}: worldModel`, slots.worldModel),
+    ...(wm ? { worldModel: wm } : {}),
     source: {
       files: src.files as string[],
       agentSystem: parseProvenance(src.agentSystem, `${where}: source.agentSystem`),
-      worldModel: parseProvenance(src.worldModel, `${where}: source.worldModel`),
+      ...(wm ? { worldModel: parseProvenance(src.worldModel, `${where}: source.worldModel`) } : {}),
     },
   };
 }
@@ -206,10 +211,23 @@ export interface PromptExtraction {
   readonly disagreeing: { readonly agentSystem: readonly string[]; readonly worldModel: readonly string[] };
 }
 
-/** Assembles a prompt set from the two derived templates. */
-export function promptSetOf(env: string, files: readonly string[], agent: DerivedTemplate, wm: DerivedTemplate): PromptExtraction {
+/** The set's world-model template, or an error naming the env when the set carries none. */
+export function worldModelTemplate(set: PromptSet): PromptTemplate {
+  if (!set.worldModel) throw new PromptSetError(`${set.env} prompt set`, 'it carries no world-model template (only the agent system prompt)');
+  return set.worldModel;
+}
+
+/** Assembles a prompt set from the derived templates (the world-model one is optional). */
+export function promptSetOf(env: string, files: readonly string[], agent: DerivedTemplate, wm?: DerivedTemplate): PromptExtraction {
+  const names = files.map((f) => f.split(/[\\/]/).pop()!);
   return {
-    set: { format: PROMPT_SET_FORMAT, env, agentSystem: agent.template, worldModel: wm.template, source: { files: files.map((f) => f.split(/[\\/]/).pop()!), agentSystem: agent.provenance, worldModel: wm.provenance } },
-    disagreeing: { agentSystem: agent.disagreeing, worldModel: wm.disagreeing },
+    set: {
+      format: PROMPT_SET_FORMAT,
+      env,
+      agentSystem: agent.template,
+      ...(wm ? { worldModel: wm.template } : {}),
+      source: { files: names, agentSystem: agent.provenance, ...(wm ? { worldModel: wm.provenance } : {}) },
+    },
+    disagreeing: { agentSystem: agent.disagreeing, worldModel: wm?.disagreeing ?? [] },
   };
 }

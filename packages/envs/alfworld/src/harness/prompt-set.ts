@@ -1,6 +1,6 @@
 // The agent and world-model system prompts with an optional prompt set (the paper's templates,
 // derived by `diffworld env prompts extract` from rows the user has). Without a set, ours.
-import { renderTemplate, type PromptSet, type PromptSlots } from '@diffworld/env-core';
+import { renderTemplate, worldModelTemplate, type PromptSet, type PromptSlots } from '@diffworld/env-core';
 import { AGENT_SYSTEM_PROMPT } from './agent.js';
 import { BAKED_SCENE_SLOTS, bakedSceneSlots, type BakedScene } from './scene-prompt.js';
 import { initialWorldModelPrompt } from './wm-prompt.js';
@@ -15,5 +15,5 @@ export function agentSystemPrompt(prompts?: PromptSet): string {
 
 /** The world model's system prompt of a task: our grounded prompt, or the set's template over the baked scene. */
 export function worldModelSystemPrompt(scene: BakedScene, prompts?: PromptSet): string {
-  return prompts ? renderTemplate(prompts.worldModel, bakedSceneSlots(scene), 'alfworld worldModel') : initialWorldModelPrompt(scene);
+  return prompts ? renderTemplate(worldModelTemplate(prompts), bakedSceneSlots(scene), 'alfworld worldModel') : initialWorldModelPrompt(scene);
 }

@@ -40,7 +40,7 @@ describe('extractPaperPrompts / comparePaperPrompts (synthetic rows)', () => {
     const { set, disagreeing } = await extractPaperPrompts([file]);
     expect(disagreeing).toEqual({ agentSystem: [], worldModel: [] });
     expect(set.agentSystem.parts).toEqual([{ text: SYNTHETIC_SYSTEM }]);
-    expect(set.worldModel.parts.filter((p) => 'slot' in p)).toEqual(['task', 'task_type', 'goal_predicates', 'receptacles', 'object_locations'].map((slot) => ({ slot })));
+    expect(set.worldModel!.parts.filter((p) => 'slot' in p)).toEqual(['task', 'task_type', 'goal_predicates', 'receptacles', 'object_locations'].map((slot) => ({ slot })));
     expect(set.source).toEqual({ files: ['rows.jsonl'], agentSystem: { examples: 2, agreeing: 2 }, worldModel: { examples: 2, agreeing: 2 } });
     expect(await comparePaperPrompts([file], set)).toEqual({ rows: 2, agentSystemIdentical: 2, worldModelIdentical: 2, unavailable: [], firstDifferences: [] });
   });

@@ -1,6 +1,6 @@
 // The agent and world-model system prompts with an optional prompt set (the paper's templates,
 // derived by `diffworld env prompts extract` from rows the user has). Without a set, ours.
-import { renderTemplate, type PromptSet, type PromptSlots, type TaskRef } from '@diffworld/env-core';
+import { renderTemplate, worldModelTemplate, type PromptSet, type PromptSlots, type TaskRef } from '@diffworld/env-core';
 import { taskInfo } from '../world/tasks/catalog.js';
 import { helpActions } from '../world/grammar.js';
 import { AGENT_SYSTEM_PROMPT } from './prompt.js';
@@ -42,5 +42,5 @@ export function agentSystemPrompt(prompts?: PromptSet): string {
 
 /** The world model's system prompt of a task: our grounded prompt, or the set's template over our engine's values. */
 export function worldModelSystemPrompt(task: TaskRef, prompts?: PromptSet): string {
-  return prompts ? renderTemplate(prompts.worldModel, worldModelSlots(task), 'sciworld worldModel') : worldModelPrompt(task);
+  return prompts ? renderTemplate(worldModelTemplate(prompts), worldModelSlots(task), 'sciworld worldModel') : worldModelPrompt(task);
 }

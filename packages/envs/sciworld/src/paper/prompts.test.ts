@@ -35,7 +35,7 @@ describe('extractSciworldPrompts / compareSciworldPrompts (synthetic rows)', () 
     const { set, disagreeing } = await extractSciworldPrompts([file]);
     expect(disagreeing).toEqual({ agentSystem: [`${file}:3`], worldModel: [] });
     expect(set.agentSystem.parts).toEqual([{ text: SYSTEM }]);
-    expect(set.worldModel.parts).toEqual([
+    expect(set.worldModel!.parts).toEqual([
       { text: '# WORLD\nGoal: ' }, { slot: 'task' }, { text: '\nKind: ' }, { slot: 'task_type' }, { text: '\n# START\n' }, { slot: 'starting_state' },
       { text: '\n# MAP\n' }, { slot: 'room_map' }, { text: '\n# VERBS ' }, { slot: 'action_templates' },
     ]);
@@ -117,9 +117,9 @@ describe("the paper's ScienceWorld rows (../shared/data/paper/sciworld)", () => 
     const { set } = await extractSciworldPrompts(SPLIT_FILES);
     const cmp = await compareSciworldPrompts(SPLIT_FILES, set);
     const pct = (n: number) => ((100 * n) / cmp.rows).toFixed(1);
-    console.log(`paper prompts (sciworld, RL + test splits): agent system prompt identical ${cmp.agentSystemIdentical}/${cmp.rows} (${pct(cmp.agentSystemIdentical)}%), world-model prompt identical ${cmp.worldModelIdentical}/${cmp.rows} (${pct(cmp.worldModelIdentical)}%): the template follows ${set.source.worldModel.agreeing}/${set.source.worldModel.examples} rows; the rest differ in our engine's values (task variation, room texts)`);
+    console.log(`paper prompts (sciworld, RL + test splits): agent system prompt identical ${cmp.agentSystemIdentical}/${cmp.rows} (${pct(cmp.agentSystemIdentical)}%), world-model prompt identical ${cmp.worldModelIdentical}/${cmp.rows} (${pct(cmp.worldModelIdentical)}%): the template follows ${set.source.worldModel!.agreeing}/${set.source.worldModel!.examples} rows; the rest differ in our engine's values (task variation, room texts)`);
     expect(cmp.agentSystemIdentical).toBe(cmp.rows);
-    expect(set.source.worldModel.agreeing).toBe(cmp.rows);
+    expect(set.source.worldModel!.agreeing).toBe(cmp.rows);
     expect(cmp.unavailable).toEqual([]);
   });
 });
