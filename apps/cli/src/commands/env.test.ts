@@ -156,8 +156,9 @@ describe('diffworld env import / serve --games', () => {
     const e = await runCli('eval', 'agent', '--env', 'alfworld', '--policy', 'expert', '--split', 'train', '--limit', '1', '--prompts', prompts, '--out', evalOut);
     expect(e.code, e.err).toBe(0);
     expect(JSON.parse(readFileSync(join(evalOut, 'episodes.jsonl'), 'utf8').split('\n')[0]!).messages[0].content).toBe(system);
-    // A set for another env, an env without prompt sets, and a missing rows file are refused with exit 2.
-    expect(await runCli('env', 'corpus', 'sciworld', '--split', 'train', '--episodes', '1', '--prompts', prompts, '--out', corpus)).toMatchObject({ code: 2, err: expect.stringContaining("sciworld does not support the paper's prompt sets") });
+    // A set for another env and a missing rows file are refused with exit 2.
+    expect(await runCli('env', 'corpus', 'sciworld', '--split', 'train', '--episodes', '1', '--prompts', prompts, '--out', corpus)).toMatchObject({ code: 2, err: expect.stringContaining('this prompt set is for "alfworld", not sciworld') });
+    expect(await runCli('env', 'serve', 'sciworld', '--port', '0', '--prompts', prompts)).toMatchObject({ code: 2 });
     expect(await runCli('env', 'prompts', 'extract', 'alfworld', '--out', prompts)).toMatchObject({ code: 2 });
     writeFileSync(prompts, '{"format": "diffworld.prompts/1", "env": "appworld"}');
     expect(await runCli('eval', 'agent', '--env', 'alfworld', '--policy', 'expert', '--split', 'train', '--prompts', prompts, '--out', evalOut)).toMatchObject({ code: 2, err: expect.stringContaining('this prompt set is for "appworld", not alfworld') });
