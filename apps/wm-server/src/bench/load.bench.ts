@@ -4,17 +4,18 @@
 // Reports throughput, p50/p99 latency, failures by status and peak RSS; exits 1 on any failure
 // other than a 429. CPU seconds (this process, all threads) are reported next to wall time because
 // a shared machine makes wall-clock throughput noisy. Usage (from apps/wm-server):
-//   npx tsx --conditions=@diffworld/source src/bench/load.bench.ts [--requests 2000] [--concurrency 64] [--max-seconds 20] [--model DIR]
+//   npx tsx --conditions=@diffworld/source src/bench/load.bench.ts [--requests 2000] [--concurrency 64] [--max-seconds 15] [--batched-max-seconds 90] [--max-batch 32] [--max-tokens 16] [--model DIR]
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { GeneratorBackend } from '../generator-backend.js';
 import { startWmServer, type WmServerOptions } from '../server.js';
 import { trainTinyWorldModel } from '../tiny-model.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string' }, concurrency: { type: 'string' }, 'max-seconds': { type: 'string' }, model: { type: 'string' }, 'max-tokens': { type: 'string' }, 'max-batch': { type: 'string' }, 'batch-concurrency': { type: 'string' }, 'sampler-batch': { type: 'string' } } });
+const { values } = parseArgs({ options: { requests: { type: 'string' }, concurrency: { type: 'string' }, 'max-seconds': { type: 'string' }, model: { type: 'string' }, 'max-tokens': { type: 'string' }, 'max-batch': { type: 'string' }, 'batch-concurrency': { type: 'string' }, 'sampler-batch': { type: 'string' }, 'batched-max-seconds': { type: 'string' } } });
 const REQUESTS = Number(values.requests ?? 2000);
 const CONCURRENCY = Number(values.concurrency ?? 64);
-const MAX_SECONDS = Number(values['max-seconds'] ?? 20);
+const MAX_SECONDS = Number(values['max-seconds'] ?? 15);
+const BATCHED_MAX_SECONDS = Number(values['batched-max-seconds'] ?? 90);
 const MAX_TOKENS = Number(values['max-tokens'] ?? 16);
 const MAX_BATCH = Number(values['max-batch'] ?? 32);
 const SAMPLER_BATCH = values['sampler-batch'] === undefined ? undefined : Number(values['sampler-batch']);
@@ -86,7 +87,7 @@ const dir = values.model ?? (await trainTinyWorldModel());
 const backend = await GeneratorBackend.load(dir, { provider: 'cpu', modelId: 'tiny-bd3', ...(SAMPLER_BATCH ? { samplerBatch: SAMPLER_BATCH } : {}) });
 console.log(`model ${dir} (trained/loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${REQUESTS} requests at concurrency ${CONCURRENCY}, max_tokens ${MAX_TOKENS}, loopback`);
 const results = [
-  await phase(`batching (max ${MAX_BATCH})`, backend, { maxBatch: MAX_BATCH, maxWaitMs: 5, batchConcurrency: BATCH_CONCURRENCY }, REQUESTS, MAX_SECONDS * 3),
+  await phase(`batching (max ${MAX_BATCH})`, backend, { maxBatch: MAX_BATCH, maxWaitMs: 5, batchConcurrency: BATCH_CONCURRENCY }, REQUESTS, BATCHED_MAX_SECONDS),
   await phase('batching off', backend, { maxBatch: 1 }, REQUESTS, MAX_SECONDS),
   await phase('overload (queue 16)', backend, { maxBatch: 16, maxWaitMs: 5, maxQueue: 16 }, Math.min(REQUESTS, 500), MAX_SECONDS),
 ];
