@@ -30,6 +30,11 @@ export const opt = {
   any: (name: string, o?: Opts) => make('number | integer | string', name, false, o),
 };
 
+/** The access token parameter, for APIs that list it somewhere other than last. */
+export const ACCESS_TOKEN: ParamDef = { name: 'access_token', type: 'string', required: true, description: 'Access token obtained from the login API.' };
+
+export const EMAIL = [{ kind: 'email' }] as const;
+
 export const PAGE_LIMIT_DEFAULT = 5;
 export const PAGE_LIMIT_MAX = 20;
 

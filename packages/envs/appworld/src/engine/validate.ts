@@ -1,5 +1,6 @@
 // The one generic validator: coerces and checks arguments against an API's ParamDefs with
 // pydantic-v1-style messages, as AppWorld's FastAPI layer reports them (422 "Validation error").
+import { ACCESS_TOKEN } from './params.js';
 import type { ApiDef, Args, Json, ParamDef } from './types.js';
 
 /** Strings longer than this are rejected everywhere, so no call can bloat an episode database. */
@@ -49,7 +50,10 @@ function checkConstraints(p: ParamDef, v: Json): string[] {
     if (c.kind === 'max' && typeof v === 'number' && v > c.value) errors.push(`ensure this value is less than or equal to ${c.value}`);
     if (c.kind === 'minLength' && typeof v === 'string' && v.length < c.value) errors.push(`ensure this value has at least ${c.value} characters`);
     if (c.kind === 'maxLength' && typeof v === 'string' && v.length > c.value) errors.push(`ensure this value has at most ${c.value} characters`);
-    if (c.kind === 'enum' && !c.values.includes(String(v))) errors.push(`value is not a valid enumeration member; permitted: ${c.values.map((x) => `'${x}'`).join(', ')}`);
+    if (c.kind === 'enum' && Array.isArray(v)) {
+      const bad = v.find((x) => !c.values.includes(String(x)));
+      if (bad !== undefined) errors.push(`value '${String(bad).slice(0, 100)}' is not a valid enumeration member; permitted: ${c.values.map((x) => `'${x}'`).join(', ')}`);
+    } else if (c.kind === 'enum' && !c.values.includes(String(v))) errors.push(`value is not a valid enumeration member; permitted: ${c.values.map((x) => `'${x}'`).join(', ')}`);
     if (c.kind === 'email' && (typeof v !== 'string' || !EMAIL.test(v))) errors.push('value is not a valid email address');
   }
   return errors;
@@ -58,8 +62,14 @@ function checkConstraints(p: ParamDef, v: Json): string[] {
 /** All parameters of an API in AppWorld's order, with `access_token` last when the API needs one. */
 export function allParams(api: ApiDef): ParamDef[] {
   const ps = [...api.params];
-  if (api.auth) ps.push({ name: 'access_token', type: 'string', required: true, description: 'Access token obtained from the login API.' });
+  // An API may place access_token itself (AppWorld lists it first on a few); otherwise it goes last.
+  if (api.auth && !ps.some((p) => p.name === 'access_token')) ps.push(ACCESS_TOKEN);
   return ps;
+}
+
+/** The parameters an agent passes: all but access_token, which the harness injects after login. */
+export function agentParams(api: ApiDef): ParamDef[] {
+  return allParams(api).filter((p) => p.name !== 'access_token');
 }
 
 export function validateArgs(api: ApiDef, raw: unknown, strict = false): Validation {

@@ -5,6 +5,7 @@ import { appworldSuite, createAppworldSuite } from '../suite.js';
 import { AppworldEnv } from '../env.js';
 import { sharedTemplate } from '../engine/world.js';
 import { API_REGISTRY } from '../engine/registry.js';
+import { agentParams } from '../engine/validate.js';
 import { corpusRows, taskCorpusRows } from '../corpus.js';
 import { startAppworldServer } from '../server.js';
 import { tasksOf, taskRef, allTasks } from '../world/tasks/catalog.js';
@@ -170,7 +171,7 @@ describe('simulated env, corpus, server', () => {
       expect(call).toBeDefined();
       const api = API_REGISTRY.get(call!.name)!;
       expect(HARNESS_TOOLS).toContain(call!.name);
-      for (const p of api.params) expect(p.name in (call!.parameters as Record<string, unknown>)).toBe(p.required);
+      for (const p of agentParams(api)) expect(p.name in (call!.parameters as Record<string, unknown>)).toBe(p.required);
     }
   });
 

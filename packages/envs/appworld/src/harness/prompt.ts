@@ -1,6 +1,7 @@
 // The agent system prompt of the paper's AppWorld harness: one tool call per turn, the required
 // workflow, the exact output format, pagination advice, then the tool list.
 import { API_REGISTRY } from '../engine/registry.js';
+import { agentParams } from '../engine/validate.js';
 
 /** The harness's tool list (≈70 tools over the six apps the paper's harness uses). */
 export const HARNESS_TOOLS: readonly string[] = [
@@ -16,7 +17,7 @@ export const HARNESS_TOOLS: readonly string[] = [
 export function toolSignature(name: string): string {
   const api = API_REGISTRY.get(name);
   if (!api) throw new Error(`appworld prompt: HARNESS_TOOLS names ${name}, which the registry lacks`);
-  const ps = api.params.map((p) => p.name);
+  const ps = agentParams(api).map((p) => p.name);
   return `${name}(${ps.length ? ps.join(', ') : 'no parameters'})`;
 }
 

@@ -6,6 +6,7 @@
 import type { ChatMessage, Rng } from '@diffworld/env-core';
 import { API_REGISTRY } from '../engine/registry.js';
 import type { ParamDef } from '../engine/types.js';
+import { agentParams } from '../engine/validate.js';
 import { HARNESS_TOOLS } from './prompt.js';
 
 const FIXED_WORDS = ['hello', 'music', 'bills', 'note', '1', 'test'];
@@ -49,6 +50,6 @@ export function randomAppworldCall(history: readonly ChatMessage[], rng: Rng): s
   if (!api) throw new Error(`[appworld] tool ${name} is in HARNESS_TOOLS but not in API_REGISTRY`);
   const pool = stringPool(history);
   const parameters: Record<string, unknown> = {};
-  for (const p of api.params) if (p.required) parameters[p.name] = randomValue(p, pool, rng);
+  for (const p of agentParams(api)) if (p.required) parameters[p.name] = randomValue(p, pool, rng);
   return JSON.stringify([{ name, parameters }]);
 }

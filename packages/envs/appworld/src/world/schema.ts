@@ -49,7 +49,7 @@ CREATE TABLE venmo_payment_requests (id INTEGER PRIMARY KEY, sender_id INTEGER N
 
 CREATE TABLE contacts (id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL, first_name TEXT NOT NULL, last_name TEXT NOT NULL,
   email TEXT NOT NULL, phone_number TEXT NOT NULL, relationships TEXT NOT NULL, birthday TEXT NOT NULL, home_address TEXT NOT NULL,
-  created_at TEXT NOT NULL);
+  work_address TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL);
 CREATE TABLE text_messages (id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, receiver_id INTEGER NOT NULL, message TEXT NOT NULL, sent_at TEXT NOT NULL);
 CREATE TABLE alarms (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, time TEXT NOT NULL, repeat_days TEXT NOT NULL, label TEXT NOT NULL,
   enabled INTEGER NOT NULL, snooze_minutes INTEGER NOT NULL, vibration INTEGER NOT NULL, created_at TEXT NOT NULL);

@@ -63,8 +63,8 @@ export function apiDocsApis(registry: () => ReadonlyMap<string, ApiDef>, apps: (
       if (!api) throw new ApiError(422, `No APIs with name ${str(a, 'api_name')} found for the ${str(a, 'app_name')} app. Check the api and app name again.`);
       return apiDoc(api);
     }),
-    def('search_api_docs', { auth: false, description: 'Search API documentation by a query.', params: [opt.str('query', { default: '' }), opt.str('app_name'), ...PAGING] }, (_ctx, a) => {
-      const all = [...registry().values()].filter((x) => (a.app_name === null || x.app === a.app_name) && matchesQuery(a.query ?? '', x.app, x.name.replace(/_/g, ' '), x.description));
+    def('search_api_docs', { auth: false, description: 'Search API documentation by a query.', params: [opt.str('query', { default: '' }), ...PAGING] }, (_ctx, a) => {
+      const all = [...registry().values()].filter((x) => matchesQuery(a.query ?? '', x.app, x.name.replace(/_/g, ' '), x.description));
       return pageOf(all.map((x) => apiDoc(x) as { [k: string]: Json }), a, []);
     }),
   ];

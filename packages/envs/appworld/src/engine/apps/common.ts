@@ -1,7 +1,7 @@
 // The account block most apps share (show_account, signup, …, login, logout, show_profile).
 import { createHash } from 'node:crypto';
 import { declarer, me, ok, str, optStr } from '../define.js';
-import { opt, req } from '../params.js';
+import { EMAIL, opt, req } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
 
 export interface UserRow {
@@ -35,10 +35,11 @@ function code(app: string, email: string, purpose: string): string {
   return String(parseInt(createHash('sha256').update(`${app}:${email}:${purpose}`).digest('hex').slice(0, 8), 16) % 1_000_000).padStart(6, '0');
 }
 
-export function accountApis(app: string, { verification }: { verification: boolean }): ApiDef[] {
+export function accountApis(app: string, { verification, profileAuth = false }: { verification: boolean; profileAuth?: boolean }): ApiDef[] {
   const def = declarer(app);
   const byPhone = app === 'phone';
   const idField = byPhone ? 'phone_number' : 'email';
+  const ident = (o: { desc?: string } = {}) => req.str(idField, byPhone ? o : { ...o, constraints: EMAIL });
   const apis: ApiDef[] = [
     def('show_account', { description: 'Show your account information. Unlike show_profile, this includes private information.' }, (ctx) => {
       const u = ctx.db.prepare('SELECT u.*, a.created_at, a.verified FROM users u JOIN accounts a ON a.user_id = u.id AND a.app = ? WHERE u.id = ?').get(app, me(ctx)) as (UserRow & { created_at: string; verified: number }) | undefined;
@@ -78,18 +79,18 @@ export function accountApis(app: string, { verification }: { verification: boole
       if (ctx.accessToken) ctx.revokeToken(ctx.accessToken);
       return ok('Successfully logged out.');
     }),
-    def('send_password_reset_code', { auth: false, description: 'Send password reset code to your email address.', params: [req.str(idField)] }, (ctx, a) => {
+    def('send_password_reset_code', { auth: false, description: 'Send password reset code to your email address.', params: [ident()] }, (ctx, a) => {
       if (!accountUser(ctx, app, str(a, idField))) throw new ApiError(422, `There is no account with this ${byPhone ? 'phone number' : 'email'}.`);
       return ok(`Password reset code sent to your ${byPhone ? 'phone number' : 'email address'}.`);
     }),
-    def('reset_password', { auth: false, description: 'Reset your password with the password reset code.', params: [req.str(idField), req.str('password_reset_code'), req.str('new_password', { constraints: [{ kind: 'minLength', value: 4 }] })] }, (ctx, a) => {
+    def('reset_password', { auth: false, description: 'Reset your password with the password reset code.', params: [ident(), req.str('password_reset_code'), req.str('new_password', { constraints: [{ kind: 'minLength', value: 4 }] })] }, (ctx, a) => {
       const u = accountUser(ctx, app, str(a, idField));
       if (!u) throw new ApiError(422, `There is no account with this ${byPhone ? 'phone number' : 'email'}.`);
       if (str(a, 'password_reset_code') !== code(app, str(a, idField), 'reset')) throw new ApiError(422, 'Invalid password reset code.');
       ctx.db.prepare('UPDATE accounts SET password = ? WHERE app = ? AND user_id = ?').run(str(a, 'new_password'), app, u.id);
       return ok('Password reset successfully.');
     }),
-    def('show_profile', { auth: false, description: "Show public profile information of a user.", params: [req.str(idField)] }, (ctx, a) => {
+    def('show_profile', { auth: profileAuth, description: "Show public profile information of a user.", params: [ident()] }, (ctx, a) => {
       const u = accountUser(ctx, app, str(a, idField));
       if (!u) throw new ApiError(422, 'The user does not exist.');
       return { first_name: u.first_name, last_name: u.last_name, [idField]: str(a, idField), registered_at: u.created_at } as Json;
@@ -97,11 +98,11 @@ export function accountApis(app: string, { verification }: { verification: boole
   ];
   if (verification) {
     apis.push(
-      def('send_verification_code', { auth: false, description: 'Send account verification code to your email address.', params: [req.str('email')] }, (ctx, a) => {
+      def('send_verification_code', { auth: false, description: 'Send account verification code to your email address.', params: [req.str('email', { constraints: EMAIL })] }, (ctx, a) => {
         if (!accountUser(ctx, app, str(a, 'email'))) throw new ApiError(422, 'There is no account with this email.');
         return ok('Verification code sent to your email address.');
       }),
-      def('verify_account', { auth: false, description: 'Verify your account using the verification code sent to your email address.', params: [req.str('email'), req.str('verification_code')] }, (ctx, a) => {
+      def('verify_account', { auth: false, description: 'Verify your account using the verification code sent to your email address.', params: [req.str('email', { constraints: EMAIL }), req.str('verification_code')] }, (ctx, a) => {
         const u = accountUser(ctx, app, str(a, 'email'));
         if (!u) throw new ApiError(422, 'There is no account with this email.');
         if (str(a, 'verification_code') !== code(app, str(a, 'email'), 'verify')) throw new ApiError(422, 'Invalid verification code.');

@@ -49,7 +49,7 @@ function destination(ctx: ApiContext, raw: string, source: Entry): string {
   return resolve(ctx, raw, 'file');
 }
 
-function place(ctx: ApiContext, source: Entry, rawDest: string, move: boolean, overwrite: boolean): string {
+function place(ctx: ApiContext, source: Entry, rawDest: string, move: boolean, overwrite: boolean, retainDates: boolean): string {
   const dest = destination(ctx, rawDest, source);
   requireDir(ctx, parentOf(dest), parentOf(dest));
   const existing = entry(ctx, dest);
@@ -57,8 +57,9 @@ function place(ctx: ApiContext, source: Entry, rawDest: string, move: boolean, o
   if (existing && !overwrite) throw new ApiError(422, `A file already exists at "${dest}".`);
   if (dest === source.path) throw new ApiError(422, 'The source and destination are the same.');
   if (existing) ctx.db.prepare('DELETE FROM fs_entries WHERE id = ?').run(existing.id);
-  if (move) ctx.db.prepare('UPDATE fs_entries SET path = ?, updated_at = ? WHERE id = ?').run(dest, ctx.now, source.id);
-  else ctx.db.prepare("INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, 'file', ?, ?, ?)").run(source.owner_id, dest, source.content, ctx.now, ctx.now);
+  // retain_dates keeps the source's timestamps; otherwise the new location is created/updated now.
+  if (move) ctx.db.prepare('UPDATE fs_entries SET path = ?, updated_at = ? WHERE id = ?').run(dest, retainDates ? source.updated_at : ctx.now, source.id);
+  else ctx.db.prepare("INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, 'file', ?, ?, ?)").run(source.owner_id, dest, source.content, retainDates ? source.created_at : ctx.now, retainDates ? source.updated_at : ctx.now);
   return dest;
 }
 
@@ -119,12 +120,12 @@ export const fileSystemApis: ApiDef[] = [
     ctx.db.prepare('DELETE FROM fs_entries WHERE id = ?').run(requireFile(ctx, str(a, 'file_path')).id);
     return ok('File deleted.');
   }),
-  def('copy_file', { description: 'Copy a file to another location.', params: [req.str('source_file_path'), req.str('destination_file_path'), opt.bool('overwrite', { default: false })] }, (ctx, a) => {
-    const dest = place(ctx, requireFile(ctx, str(a, 'source_file_path')), str(a, 'destination_file_path'), false, optBool(a, 'overwrite') === true);
+  def('copy_file', { description: 'Copy a file to another location.', params: [req.str('source_file_path'), req.str('destination_file_path'), opt.bool('overwrite', { default: false }), opt.bool('retain_dates', { default: false })] }, (ctx, a) => {
+    const dest = place(ctx, requireFile(ctx, str(a, 'source_file_path')), str(a, 'destination_file_path'), false, optBool(a, 'overwrite') === true, optBool(a, 'retain_dates') === true);
     return ok('File copied.', { destination_file_path: dest });
   }),
-  def('move_file', { description: 'Move a file to another location.', params: [req.str('source_file_path'), req.str('destination_file_path'), opt.bool('overwrite', { default: false })] }, (ctx, a) => {
-    const dest = place(ctx, requireFile(ctx, str(a, 'source_file_path')), str(a, 'destination_file_path'), true, optBool(a, 'overwrite') === true);
+  def('move_file', { description: 'Move a file to another location.', params: [req.str('source_file_path'), req.str('destination_file_path'), opt.bool('overwrite', { default: false }), opt.bool('retain_dates', { default: false })] }, (ctx, a) => {
+    const dest = place(ctx, requireFile(ctx, str(a, 'source_file_path')), str(a, 'destination_file_path'), true, optBool(a, 'overwrite') === true, optBool(a, 'retain_dates') === true);
     return ok('File moved.', { destination_file_path: dest });
   }),
 ];

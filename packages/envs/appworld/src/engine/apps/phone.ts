@@ -1,17 +1,17 @@
 // phone: contacts, text messages, alarms and the clock; login by phone number.
 import { declarer, jsonList, me, notFound, ok, optBool, optNum, optStr, str } from '../define.js';
-import { inDateRange, matchesQuery, pageOf } from '../listing.js';
-import { DATE_RANGE, opt, PAGING, req, sortBy } from '../params.js';
+import { matchesQuery, pageOf } from '../listing.js';
+import { EMAIL, opt, PAGING, req, sortBy } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
 import { accountApis, userById } from './common.js';
 
 const def = declarer('phone');
 
-interface ContactRow { id: number; owner_id: number; first_name: string; last_name: string; email: string; phone_number: string; relationships: string; birthday: string; home_address: string; created_at: string }
+interface ContactRow { id: number; owner_id: number; first_name: string; last_name: string; email: string; phone_number: string; relationships: string; birthday: string; home_address: string; work_address: string; created_at: string }
 interface MessageRow { id: number; sender_id: number; receiver_id: number; message: string; sent_at: string }
 interface AlarmRow { id: number; user_id: number; time: string; repeat_days: string; label: string; enabled: number; snooze_minutes: number; vibration: number; created_at: string }
 
-const contactView = (c: ContactRow) => ({ contact_id: c.id, first_name: c.first_name, last_name: c.last_name, email: c.email, phone_number: c.phone_number, relationships: jsonList(c.relationships), birthday: c.birthday, home_address: c.home_address, created_at: c.created_at });
+const contactView = (c: ContactRow) => ({ contact_id: c.id, first_name: c.first_name, last_name: c.last_name, email: c.email, phone_number: c.phone_number, relationships: jsonList(c.relationships), birthday: c.birthday, home_address: c.home_address, work_address: c.work_address, created_at: c.created_at });
 
 function personView(ctx: ApiContext, id: number): Json {
   const u = userById(ctx, id);
@@ -27,7 +27,7 @@ function ownContact(ctx: ApiContext, id: number): ContactRow {
   return c;
 }
 
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export const phoneApis: ApiDef[] = [
@@ -42,18 +42,18 @@ export const phoneApis: ApiDef[] = [
     const rows = ctx.db.prepare('SELECT relationships FROM contacts WHERE owner_id = ?').all(me(ctx)) as { relationships: string }[];
     return [...new Set(rows.flatMap((r) => jsonList(r.relationships)))].sort();
   }),
-  def('search_contacts', { description: 'Search your contact book for relatives\' information.', params: [opt.str('query', { default: '' }), opt.str('relationship'), ...PAGING, sortBy(null)] }, (ctx, a) => {
+  def('search_contacts', { description: 'Search your contact book for relatives\' information.', params: [opt.str('query', { default: '' }), opt.str('relationship'), ...PAGING] }, (ctx, a) => {
     const rel = optStr(a, 'relationship');
     const rows = (ctx.db.prepare('SELECT * FROM contacts WHERE owner_id = ? ORDER BY id').all(me(ctx)) as ContactRow[])
       .filter((c) => matchesQuery(a.query ?? '', c.first_name, c.last_name, c.email, c.phone_number) && (!rel || jsonList(c.relationships).includes(rel.toLowerCase())));
     return pageOf(rows.map(contactView), a, ['first_name', 'last_name', 'created_at', 'birthday']);
   }),
-  def('add_contact', { description: 'Add a new contact.', params: [req.str('first_name', { constraints: [{ kind: 'minLength', value: 1 }] }), req.str('last_name'), req.str('phone_number', { constraints: [{ kind: 'minLength', value: 1 }] }), opt.str('email'), opt.list('relationships', { default: [] }), opt.str('birthday'), opt.str('home_address')] }, (ctx, a) => {
+  def('add_contact', { description: 'Add a new contact.', params: [req.str('first_name', { constraints: [{ kind: 'minLength', value: 1 }] }), req.str('last_name'), req.str('phone_number', { constraints: [{ kind: 'minLength', value: 1 }] }), opt.str('email', { constraints: EMAIL }), opt.list('relationships', { default: [] }), opt.str('birthday'), opt.str('home_address'), opt.str('work_address')] }, (ctx, a) => {
     const owner = me(ctx);
     if (ctx.db.prepare('SELECT 1 FROM contacts WHERE owner_id = ? AND phone_number = ?').get(owner, str(a, 'phone_number'))) throw new ApiError(422, 'A contact with this phone number already exists.');
     const rels = ((a.relationships as string[] | null) ?? []).map((r) => r.toLowerCase());
-    const r = ctx.db.prepare('INSERT INTO contacts (owner_id, first_name, last_name, email, phone_number, relationships, birthday, home_address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(owner, str(a, 'first_name'), str(a, 'last_name'), optStr(a, 'email') ?? '', str(a, 'phone_number'), JSON.stringify(rels), optStr(a, 'birthday') ?? '', optStr(a, 'home_address') ?? '', ctx.now);
+    const r = ctx.db.prepare('INSERT INTO contacts (owner_id, first_name, last_name, email, phone_number, relationships, birthday, home_address, work_address, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(owner, str(a, 'first_name'), str(a, 'last_name'), optStr(a, 'email') ?? '', str(a, 'phone_number'), JSON.stringify(rels), optStr(a, 'birthday') ?? '', optStr(a, 'home_address') ?? '', optStr(a, 'work_address') ?? '', ctx.now);
     return ok('Contact created.', { contact_id: Number(r.lastInsertRowid) });
   }),
   def('delete_contact', { method: 'DELETE', description: 'Delete contact information.', params: [req.int('contact_id')] }, (ctx, a) => {
@@ -61,20 +61,28 @@ export const phoneApis: ApiDef[] = [
     ctx.db.prepare('DELETE FROM contacts WHERE id = ?').run(c.id);
     return ok('Contact deleted.');
   }),
-  def('update_contact', { method: 'PATCH', description: 'Update contact information.', params: [req.int('contact_id'), opt.str('first_name'), opt.str('last_name'), opt.str('email'), opt.str('phone_number'), opt.list('relationships'), opt.str('birthday'), opt.str('home_address')] }, (ctx, a) => {
+  def('update_contact', { method: 'PATCH', description: 'Update contact information.', params: [req.int('contact_id'), opt.str('first_name'), opt.str('last_name'), opt.str('phone_number'), opt.str('email', { constraints: EMAIL }), opt.list('relationships'), opt.str('birthday'), opt.str('home_address'), opt.str('work_address')] }, (ctx, a) => {
     const c = ownContact(ctx, Number(a.contact_id));
     const rels = Array.isArray(a.relationships) ? JSON.stringify((a.relationships as string[]).map((r) => r.toLowerCase())) : c.relationships;
-    ctx.db.prepare('UPDATE contacts SET first_name = ?, last_name = ?, email = ?, phone_number = ?, relationships = ?, birthday = ?, home_address = ? WHERE id = ?')
-      .run(optStr(a, 'first_name') ?? c.first_name, optStr(a, 'last_name') ?? c.last_name, optStr(a, 'email') ?? c.email, optStr(a, 'phone_number') ?? c.phone_number, rels, optStr(a, 'birthday') ?? c.birthday, optStr(a, 'home_address') ?? c.home_address, c.id);
+    ctx.db.prepare('UPDATE contacts SET first_name = ?, last_name = ?, email = ?, phone_number = ?, relationships = ?, birthday = ?, home_address = ?, work_address = ? WHERE id = ?')
+      .run(optStr(a, 'first_name') ?? c.first_name, optStr(a, 'last_name') ?? c.last_name, optStr(a, 'email') ?? c.email, optStr(a, 'phone_number') ?? c.phone_number, rels, optStr(a, 'birthday') ?? c.birthday, optStr(a, 'home_address') ?? c.home_address, optStr(a, 'work_address') ?? c.work_address, c.id);
     return ok('Contact updated.');
   }),
-  def('search_text_messages', { description: 'Show or search your text messages.', params: [opt.str('query', { default: '' }), opt.str('phone_number', { desc: 'Only messages exchanged with this phone number.' }), ...DATE_RANGE, ...PAGING, sortBy('-sent_at')] }, (ctx, a) => {
+  def('search_text_messages', { description: 'Show or search your text messages.', params: [opt.str('query', { default: '' }), opt.str('phone_number', { desc: 'Only messages exchanged with this phone number.' }), opt.bool('only_latest_per_contact', { default: false }), ...PAGING, sortBy('-sent_at')] }, (ctx, a) => {
     const self = me(ctx);
     const phone = optStr(a, 'phone_number');
     const other = phone ? (ctx.db.prepare('SELECT id FROM users WHERE phone_number = ?').get(phone) as { id: number } | undefined)?.id ?? -1 : null;
     const rows = (ctx.db.prepare('SELECT * FROM text_messages WHERE sender_id = ? OR receiver_id = ? ORDER BY id').all(self, self) as MessageRow[])
-      .filter((m) => (other === null || m.sender_id === other || m.receiver_id === other) && matchesQuery(a.query ?? '', m.message) && inDateRange(m.sent_at, a));
-    return pageOf(rows.map((m) => messageView(ctx, m)), a, ['sent_at']);
+      .filter((m) => (other === null || m.sender_id === other || m.receiver_id === other) && matchesQuery(a.query ?? '', m.message));
+    // only_latest_per_contact: one message per other party, its latest.
+    const latest = new Map<number, MessageRow>();
+    for (const m of rows) {
+      const party = m.sender_id === self ? m.receiver_id : m.sender_id;
+      const cur = latest.get(party);
+      if (!cur || m.sent_at >= cur.sent_at) latest.set(party, m);
+    }
+    const kept = optBool(a, 'only_latest_per_contact') ? rows.filter((m) => latest.get(m.sender_id === self ? m.receiver_id : m.sender_id) === m) : rows;
+    return pageOf(kept.map((m) => messageView(ctx, m)), a, ['sent_at']);
   }),
   def('show_text_message', { description: 'Show a text message.', params: [req.int('text_message_id')] }, (ctx, a) => {
     const m = ctx.db.prepare('SELECT * FROM text_messages WHERE id = ?').get(a.text_message_id) as MessageRow | undefined;
@@ -100,7 +108,7 @@ export const phoneApis: ApiDef[] = [
   def('show_alarms', { description: 'Get a list of alarms.', params: [...PAGING] }, (ctx, a) =>
     pageOf((ctx.db.prepare('SELECT * FROM alarms WHERE user_id = ? ORDER BY time, id').all(me(ctx)) as AlarmRow[]).map(alarmView), a, []),
   ),
-  def('create_alarm', { description: 'Create an alarm.', params: [req.str('time', { desc: 'Time of the alarm in HH:MM format.' }), opt.list('repeat_days', { default: [] }), opt.str('label', { default: 'Alarm' }), opt.bool('enabled', { default: true }), opt.int('snooze_minutes', { default: 10, constraints: [{ kind: 'min', value: 1 }, { kind: 'max', value: 60 }] }), opt.bool('vibration', { default: true })] }, (ctx, a) => {
+  def('create_alarm', { description: 'Create an alarm.', params: [req.str('time', { desc: 'Time of the alarm in HH:MM format.' }), opt.list('repeat_days', { default: [], constraints: [{ kind: 'enum', values: WEEKDAYS }] }), opt.str('label', { default: 'Alarm' }), opt.bool('enabled', { default: true }), opt.int('snooze_minutes', { default: 10, constraints: [{ kind: 'min', value: 1 }, { kind: 'max', value: 60 }] }), opt.bool('vibration', { default: true })] }, (ctx, a) => {
     if (!TIME.test(str(a, 'time'))) throw new ApiError(422, 'Validation error. Reason: \ntime: the time must be in HH:MM format.');
     const days = ((a.repeat_days as string[] | null) ?? []).map((d) => d.toLowerCase());
     const bad = days.find((d) => !WEEKDAYS.includes(d));
@@ -114,13 +122,14 @@ export const phoneApis: ApiDef[] = [
     ctx.db.prepare('DELETE FROM alarms WHERE id = ?').run(ownAlarm(ctx, Number(a.alarm_id)).id);
     return ok('Alarm deleted.');
   }),
-  def('update_alarm', { method: 'PATCH', description: 'Update an alarm\'s settings.', params: [req.int('alarm_id'), opt.str('time'), opt.str('label'), opt.bool('enabled'), opt.int('snooze_minutes', { constraints: [{ kind: 'min', value: 1 }, { kind: 'max', value: 60 }] }), opt.bool('vibration')] }, (ctx, a) => {
+  def('update_alarm', { method: 'PATCH', description: 'Update an alarm\'s settings.', params: [req.int('alarm_id'), opt.str('time'), opt.list('repeat_days', { constraints: [{ kind: 'enum', values: WEEKDAYS }] }), opt.str('label'), opt.bool('enabled'), opt.int('snooze_minutes', { constraints: [{ kind: 'min', value: 1 }, { kind: 'max', value: 60 }] }), opt.bool('vibration')] }, (ctx, a) => {
     const al = ownAlarm(ctx, Number(a.alarm_id));
     const time = optStr(a, 'time') ?? al.time;
     if (!TIME.test(time)) throw new ApiError(422, 'Validation error. Reason: \ntime: the time must be in HH:MM format.');
     const b = (k: string, cur: number) => (optBool(a, k) === null ? cur : optBool(a, k) ? 1 : 0);
-    ctx.db.prepare('UPDATE alarms SET time = ?, label = ?, enabled = ?, snooze_minutes = ?, vibration = ? WHERE id = ?')
-      .run(time, optStr(a, 'label') ?? al.label, b('enabled', al.enabled), optNum(a, 'snooze_minutes') ?? al.snooze_minutes, b('vibration', al.vibration), al.id);
+    const days = Array.isArray(a.repeat_days) ? JSON.stringify((a.repeat_days as string[]).map((d) => d.toLowerCase())) : al.repeat_days;
+    ctx.db.prepare('UPDATE alarms SET time = ?, repeat_days = ?, label = ?, enabled = ?, snooze_minutes = ?, vibration = ? WHERE id = ?')
+      .run(time, days, optStr(a, 'label') ?? al.label, b('enabled', al.enabled), optNum(a, 'snooze_minutes') ?? al.snooze_minutes, b('vibration', al.vibration), al.id);
     return ok('Alarm updated.');
   }),
 ];

@@ -54,9 +54,9 @@ export const simpleNoteApis: ApiDef[] = [
       .run(optStr(a, 'title') ?? n.title, optStr(a, 'content') ?? n.content, Array.isArray(a.tags) ? JSON.stringify(a.tags) : n.tags, pinned === null ? n.pinned : pinned ? 1 : 0, ctx.now, n.id);
     return ok('Note updated.');
   }),
-  def('add_content_to_note', { description: 'Append or prepend content to a note.', params: [req.int('note_id'), req.str('content'), opt.str('position', { default: 'end', constraints: [{ kind: 'enum', values: ['start', 'end'] }] })] }, (ctx, a) => {
+  def('add_content_to_note', { description: 'Append or prepend content to a note.', params: [req.int('note_id'), req.str('append_or_prepend', { constraints: [{ kind: 'enum', values: ['append', 'prepend'] }] }), req.str('added_content')] }, (ctx, a) => {
     const n = ownNote(ctx, Number(a.note_id));
-    const content = a.position === 'start' ? str(a, 'content') + n.content : n.content + str(a, 'content');
+    const content = a.append_or_prepend === 'prepend' ? str(a, 'added_content') + n.content : n.content + str(a, 'added_content');
     ctx.db.prepare('UPDATE notes SET content = ?, updated_at = ? WHERE id = ?').run(content, ctx.now, n.id);
     return ok('Content added to the note.');
   }),

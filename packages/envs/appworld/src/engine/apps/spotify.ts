@@ -326,7 +326,7 @@ function reviewApis(kind: ReviewKind, model: string, target: (ctx: ApiContext, i
       const r = ctx.db.prepare(`INSERT INTO ${table} (user_id, ${idKey}, rating, title, text, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`).run(me(ctx), id, a.rating, str(a, 'title'), str(a, 'text'), ctx.now, ctx.now);
       return ok(`Added a new ${kind} review.`, { [`${kind}_review_id`]: Number(r.lastInsertRowid) });
     }),
-    def(`show_${kind}_review`, { auth: false, description: `Show a ${kind} review.`, params: [reviewId] }, (ctx, a) => {
+    def(`show_${kind}_review`, { auth: kind === 'playlist', description: `Show a ${kind} review.`, params: [reviewId] }, (ctx, a) => {
       const r = ctx.db.prepare(`${SQL} WHERE r.id = ?`).get(a.review_id) as (ReviewRow & Record<string, unknown>) | undefined;
       return view(r ?? notFound(`${kind} review`));
     }),

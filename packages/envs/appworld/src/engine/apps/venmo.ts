@@ -1,7 +1,7 @@
 // venmo: friends, balance, transactions and payment requests, with Venmo's money rules.
 import { declarer, me, notFound, ok, optBool, optNum, optStr, str } from '../define.js';
 import { inDateRange, matchesQuery, pageOf } from '../listing.js';
-import { DATE_RANGE, opt, PAGING, req, sortBy } from '../params.js';
+import { DATE_RANGE, opt, PAGING, req, sortBy, ACCESS_TOKEN, EMAIL } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
 import { accountApis, userByEmail, userById, type UserRow } from './common.js';
 
@@ -13,9 +13,12 @@ interface CardRow { id: number; user_id: number; card_name: string; owner_name: 
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 const personOf = (u: UserRow | undefined): Json => (u ? { name: `${u.first_name} ${u.last_name}`, email: u.email } : null);
-const txView = (ctx: ApiContext, t: TxRow) => ({ transaction_id: t.id, amount: t.amount, description: t.description, created_at: t.created_at, private: t.private === 1, like_count: t.like_count, payment_card_id: t.payment_card_id, sender: personOf(userById(ctx, t.sender_id)), receiver: personOf(userById(ctx, t.receiver_id)) });
+/** The card's last four digits, or null when paid from the balance (AppWorld shows digits, never the card id). */
+const cardDigits = (ctx: ApiContext, id: number | null) => (id === null ? null : ((ctx.db.prepare('SELECT card_number FROM venmo_payment_cards WHERE id = ?').get(id) as { card_number: string } | undefined)?.card_number.slice(-4) ?? null));
+// comment_count: this world has no transaction comments (the comment APIs are not implemented), so 0 is the true count.
+const txView = (ctx: ApiContext, t: TxRow) => ({ transaction_id: t.id, amount: t.amount, description: t.description, created_at: t.created_at, updated_at: t.created_at, private: t.private === 1, like_count: t.like_count, comment_count: 0, payment_card_digits: cardDigits(ctx, t.payment_card_id), sender: personOf(userById(ctx, t.sender_id)), receiver: personOf(userById(ctx, t.receiver_id)) });
 const requestStatus = (r: RequestRow) => (r.approved_at ? 'approved' : r.denied_at ? 'denied' : 'pending');
-const requestView = (ctx: ApiContext, r: RequestRow) => ({ payment_request_id: r.id, amount: r.amount, description: r.description, created_at: r.created_at, approved_at: r.approved_at, denied_at: r.denied_at, status: requestStatus(r), private: r.private === 1, sender: personOf(userById(ctx, r.sender_id)), receiver: personOf(userById(ctx, r.receiver_id)) });
+const requestView = (ctx: ApiContext, r: RequestRow) => ({ payment_request_id: r.id, amount: r.amount, description: r.description, created_at: r.created_at, updated_at: r.approved_at ?? r.denied_at ?? r.created_at, approved_at: r.approved_at, denied_at: r.denied_at, private: r.private === 1, sender: personOf(userById(ctx, r.sender_id)), receiver: personOf(userById(ctx, r.receiver_id)) });
 
 function venmoUser(ctx: ApiContext, email: string): UserRow {
   const u = userByEmail(ctx, email);
@@ -59,20 +62,22 @@ function ownRequest(ctx: ApiContext, id: number, side: 'sender_id' | 'receiver_i
 
 const AMOUNT = { constraints: [{ kind: 'min' as const, value: 0.01 }] };
 const TX_SORT = ['amount', 'created_at', 'like_count'];
+const REQUEST_STATUS = opt.str('status', { constraints: [{ kind: 'enum', values: ['pending', 'approved', 'denied'] }] });
 
 export const venmoApis: ApiDef[] = [
-  ...accountApis('venmo', { verification: true }),
+  ...accountApis('venmo', { verification: true, profileAuth: true }),
   def('search_users', { description: 'Search Venmo users by name or email.', params: [opt.str('query', { default: '' }), ...PAGING] }, (ctx, a) => {
     me(ctx);
     const rows = (ctx.db.prepare("SELECT u.* FROM users u JOIN accounts a ON a.user_id = u.id AND a.app = 'venmo' ORDER BY u.id").all() as UserRow[]).filter((u) => matchesQuery(a.query ?? '', u.first_name, u.last_name, u.email));
     return pageOf(rows.map((u) => ({ first_name: u.first_name, last_name: u.last_name, email: u.email })), a, []);
   }),
-  def('search_friends', { description: 'Search your friends by name or email.', params: [opt.str('query', { default: '' }), ...PAGING] }, (ctx, a) => {
-    const rows = (ctx.db.prepare('SELECT u.*, f.created_at AS friends_since FROM users u JOIN venmo_friends f ON f.friend_id = u.id WHERE f.user_id = ? ORDER BY f.id').all(me(ctx)) as (UserRow & { friends_since: string })[])
+  def('search_friends', { description: 'Search your or others\' friends by name or email.', params: [opt.str('query', { default: '' }), opt.str('user_email', { desc: 'Search the friends of this user instead of yours.', constraints: EMAIL }), ...PAGING] }, (ctx, a) => {
+    const whose = optStr(a, 'user_email') === null ? me(ctx) : venmoUser(ctx, str(a, 'user_email')).id;
+    const rows = (ctx.db.prepare("SELECT u.*, f.created_at AS friends_since, acc.created_at AS registered_at FROM users u JOIN venmo_friends f ON f.friend_id = u.id JOIN accounts acc ON acc.user_id = u.id AND acc.app = 'venmo' WHERE f.user_id = ? ORDER BY f.id").all(whose) as (UserRow & { friends_since: string; registered_at: string })[])
       .filter((u) => matchesQuery(a.query ?? '', u.first_name, u.last_name, u.email));
-    return pageOf(rows.map((u) => ({ first_name: u.first_name, last_name: u.last_name, email: u.email, friends_since: u.friends_since })), a, []);
+    return pageOf(rows.map((u) => ({ first_name: u.first_name, last_name: u.last_name, email: u.email, registered_at: u.registered_at, friends_since: u.friends_since })), a, []);
   }),
-  def('add_friend', { description: 'Add a friend.', params: [req.str('user_email')] }, (ctx, a) => {
+  def('add_friend', { description: 'Add a friend.', params: [req.str('user_email', { constraints: EMAIL })] }, (ctx, a) => {
     const u = venmoUser(ctx, str(a, 'user_email'));
     if (u.id === me(ctx)) throw new ApiError(422, 'You cannot befriend yourself.');
     if (ctx.db.prepare('SELECT 1 FROM venmo_friends WHERE user_id = ? AND friend_id = ?').get(me(ctx), u.id)) throw new ApiError(422, 'You are already friends with this user.');
@@ -80,7 +85,7 @@ export const venmoApis: ApiDef[] = [
     ctx.db.prepare('INSERT OR IGNORE INTO venmo_friends (user_id, friend_id, created_at) VALUES (?, ?, ?)').run(u.id, me(ctx), ctx.now);
     return ok('Friend added.');
   }),
-  def('remove_friend', { method: 'DELETE', description: 'Remove a friend.', params: [req.str('user_email')] }, (ctx, a) => {
+  def('remove_friend', { method: 'DELETE', description: 'Remove a friend.', params: [req.str('user_email', { constraints: EMAIL })] }, (ctx, a) => {
     const u = venmoUser(ctx, str(a, 'user_email'));
     if (ctx.db.prepare('DELETE FROM venmo_friends WHERE user_id = ? AND friend_id = ?').run(me(ctx), u.id).changes === 0) throw new ApiError(422, 'You are not friends with this user.');
     ctx.db.prepare('DELETE FROM venmo_friends WHERE user_id = ? AND friend_id = ?').run(u.id, me(ctx));
@@ -103,7 +108,12 @@ export const venmoApis: ApiDef[] = [
   ),
   def('show_transactions', {
     description: 'Get a list of your transactions.',
-    params: [opt.str('query', { default: '' }), opt.str('user_email', { desc: 'Only transactions with this user.' }), ...DATE_RANGE, opt.num('min_amount'), opt.num('max_amount'), opt.str('direction', { desc: 'sent or received.', constraints: [{ kind: 'enum', values: ['sent', 'received'] }] }), ...PAGING, sortBy('-created_at')],
+    params: [
+      opt.str('query', { default: '' }), opt.str('user_email', { desc: 'Only transactions with this user.', constraints: EMAIL }), ...DATE_RANGE,
+      opt.int('min_like_count', { default: 0, constraints: [{ kind: 'min', value: 0 }] }), opt.int('max_like_count', { default: Number.MAX_SAFE_INTEGER, constraints: [{ kind: 'min', value: 0 }] }),
+      opt.num('min_amount', { default: 0, constraints: [{ kind: 'min', value: 0 }] }), opt.num('max_amount', { default: Number.MAX_SAFE_INTEGER, constraints: [{ kind: 'min', value: 0 }] }),
+      opt.bool('private'), opt.str('direction', { desc: 'sent or received.', constraints: [{ kind: 'enum', values: ['sent', 'received'] }] }), ...PAGING, sortBy('-created_at'),
+    ],
   }, (ctx, a) => {
     const self = me(ctx);
     const other = optStr(a, 'user_email') ? userByEmail(ctx, str(a, 'user_email'))?.id ?? -1 : null;
@@ -114,6 +124,9 @@ export const venmoApis: ApiDef[] = [
         (dir === null || (dir === 'sent' ? t.sender_id === self : t.receiver_id === self)) &&
         (optNum(a, 'min_amount') === null || t.amount >= optNum(a, 'min_amount')!) &&
         (optNum(a, 'max_amount') === null || t.amount <= optNum(a, 'max_amount')!) &&
+        (optNum(a, 'min_like_count') === null || t.like_count >= optNum(a, 'min_like_count')!) &&
+        (optNum(a, 'max_like_count') === null || t.like_count <= optNum(a, 'max_like_count')!) &&
+        (optBool(a, 'private') === null || (t.private === 1) === optBool(a, 'private')) &&
         inDateRange(t.created_at, a) && matchesQuery(a.query ?? '', t.description),
     );
     return pageOf(rows.map((t) => txView(ctx, t)), a, TX_SORT);
@@ -124,7 +137,7 @@ export const venmoApis: ApiDef[] = [
     if (t.private === 1 && t.sender_id !== me(ctx) && t.receiver_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this transaction.');
     return txView(ctx, t);
   }),
-  def('create_transaction', { description: 'Send money to a user.', params: [req.str('receiver_email'), req.num('amount', AMOUNT), opt.str('description', { default: '' }), opt.int('payment_card_id'), opt.bool('private', { default: false })] }, (ctx, a) => {
+  def('create_transaction', { description: 'Send money to a user.', params: [req.str('receiver_email', { constraints: EMAIL }), req.num('amount', AMOUNT), opt.str('description', { default: '' }), opt.int('payment_card_id'), opt.bool('private', { default: false })] }, (ctx, a) => {
     const u = venmoUser(ctx, str(a, 'receiver_email'));
     const id = pay(ctx, u.id, num2(a.amount), str(a, 'description'), optBool(a, 'private') === true, optNum(a, 'payment_card_id'));
     return ok('Sent money.', { transaction_id: id });
@@ -134,15 +147,15 @@ export const venmoApis: ApiDef[] = [
     if (ctx.db.prepare('UPDATE venmo_transactions SET like_count = like_count + 1 WHERE id = ?').run(a.transaction_id).changes === 0) notFound('transaction');
     return ok('Liked transaction.');
   }),
-  def('show_received_payment_requests', { description: 'Get a list of payment requests you have received.', params: [opt.str('status', { constraints: [{ kind: 'enum', values: ['pending', 'approved', 'denied'] }] }), ...DATE_RANGE, ...PAGING, sortBy('-created_at')] }, (ctx, a) => {
-    const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE receiver_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter((r) => (optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status')) && inDateRange(r.created_at, a));
+  def('show_received_payment_requests', { description: 'Get a list of payment requests you have received.', params: [ACCESS_TOKEN, REQUEST_STATUS, ...PAGING] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE receiver_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter((r) => optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status'));
     return pageOf(rows.map((r) => requestView(ctx, r)), a, ['amount', 'created_at']);
   }),
-  def('show_sent_payment_requests', { description: 'Get a list of payment requests you have sent.', params: [opt.str('status', { constraints: [{ kind: 'enum', values: ['pending', 'approved', 'denied'] }] }), ...DATE_RANGE, ...PAGING, sortBy('-created_at')] }, (ctx, a) => {
-    const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE sender_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter((r) => (optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status')) && inDateRange(r.created_at, a));
+  def('show_sent_payment_requests', { description: 'Get a list of payment requests you have sent.', params: [ACCESS_TOKEN, REQUEST_STATUS, ...PAGING] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE sender_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter((r) => optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status'));
     return pageOf(rows.map((r) => requestView(ctx, r)), a, ['amount', 'created_at']);
   }),
-  def('create_payment_request', { description: 'Request money from a user.', params: [req.str('user_email'), req.num('amount', AMOUNT), opt.str('description', { default: '' }), opt.bool('private', { default: false })] }, (ctx, a) => {
+  def('create_payment_request', { description: 'Request money from a user.', params: [req.str('user_email', { constraints: EMAIL }), req.num('amount', AMOUNT), opt.str('description', { default: '' }), opt.bool('private', { default: false })] }, (ctx, a) => {
     const u = venmoUser(ctx, str(a, 'user_email'));
     if (u.id === me(ctx)) throw new ApiError(422, 'You cannot request money from yourself.');
     const r = ctx.db.prepare('INSERT INTO venmo_payment_requests (sender_id, receiver_id, amount, description, private, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(me(ctx), u.id, num2(a.amount), str(a, 'description'), optBool(a, 'private') ? 1 : 0, ctx.now);
