@@ -177,6 +177,7 @@ describe('dynamic batching', () => {
     await s.batcher.idle();
     expect(backend.calls.flatMap((c) => c.requests.map((r) => r.messages.at(-1)!.content))).not.toContain('never generated');
     expect((await post(`${s.url}/v1/chat/completions`, { messages: MESSAGES })).status).toBe(200);
+    expect(await (await fetch(`${s.url}/metrics`)).text()).toMatch(/wm_requests_total\{route="chat",status="499"\} 2/);
   });
 
   it('answers 504 past the generation deadline', async () => {

@@ -91,7 +91,8 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
     const route = routeOf(path);
     active++;
     res.on('close', () => {
-      m.request(route, res.statusCode, (performance.now() - t0) / 1000);
+      // 499 (nginx's "client closed request") for an answer the client did not wait for.
+      m.request(route, res.writableFinished ? res.statusCode : 499, (performance.now() - t0) / 1000);
       if (--active === 0) onQuiet?.();
     });
     try {

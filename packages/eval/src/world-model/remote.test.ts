@@ -134,6 +134,20 @@ describe('RemoteWorldModel', () => {
     expect(a.seen.maxConcurrent).toBe(3);
   });
 
+  it('checkHealth probes every URL and reports which answer; the bearer token is sent', async () => {
+    let auth: string | undefined;
+    const a = await startJsonServer((req) => (req.path === '/health' ? { body: 'ok' } : { body: {} }));
+    servers.push(a);
+    const seenAuth: typeof fetch = (input, init) => {
+      auth = (init?.headers as Record<string, string> | undefined)?.['authorization'];
+      return fetch(input, init);
+    };
+    const wm = new RemoteWorldModel({ urls: [a.url, 'http://127.0.0.1:1'], token: 'tok-123456', fetch: seenAuth, timeoutMs: 500 });
+    const state = await wm.checkHealth();
+    expect(state.map((e) => e.healthy)).toEqual([true, false]);
+    expect(auth).toBe('Bearer tok-123456');
+  });
+
   it('refuses bad configuration and unknown sampling options', () => {
     expect(() => new RemoteWorldModel({ urls: '' })).toThrow(/no world-model URL/);
     expect(() => new RemoteWorldModel({ urls: 'ftp://x' })).toThrow(/http/);
