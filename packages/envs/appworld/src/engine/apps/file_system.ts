@@ -3,11 +3,12 @@
 import { declarer, me, ok, optBool, optStr, str } from '../define.js';
 import { matchesQuery } from '../listing.js';
 import { opt, req } from '../params.js';
-import { ApiError, type ApiContext, type ApiDef } from '../types.js';
+import { ApiError, type ApiContext, type ApiDef, type Args } from '../types.js';
 import { userById } from './common.js';
 import { accountApis } from './common.js';
 
 const def = declarer('file_system');
+const DIR_TRANSFER = [req.str('source_directory_path'), req.str('destination_directory_path'), opt.bool('overwrite', { default: false }), opt.bool('retain_dates', { default: false })];
 
 interface Entry { id: number; owner_id: number; path: string; type: 'file' | 'directory'; content: string | null; created_at: string; updated_at: string }
 
@@ -16,7 +17,7 @@ export function homeOf(ctx: ApiContext, userId: number): string {
 }
 
 /** Absolute, normalized path; `~` is the caller's home. Directories get a trailing slash. */
-function resolve(ctx: ApiContext, raw: string, kind: 'file' | 'directory'): string {
+function resolve(ctx: ApiContext, raw: string, kind: 'file' | 'directory', param = kind === 'file' ? 'file_path' : 'directory_path'): string {
   const home = homeOf(ctx, me(ctx));
   let p = raw.trim();
   if (p === '~' || p.startsWith('~/')) p = home + p.slice(2);
@@ -25,7 +26,7 @@ function resolve(ctx: ApiContext, raw: string, kind: 'file' | 'directory'): stri
   if (parts.includes('..')) throw new ApiError(422, `The path "${raw}" must not contain "..".`);
   const norm = '/' + parts.join('/') + (kind === 'directory' && parts.length ? '/' : '');
   if (!(norm + (kind === 'file' ? '' : '')).startsWith(home) && norm !== home.slice(0, -1)) throw new ApiError(401, `You are not authorized to access the path "${raw}"; your home directory is ${home}.`);
-  if (kind === 'file' && norm.endsWith('/')) throw new ApiError(422, `The file path "${raw}" must not end with a slash.`);
+  if (kind === 'file') requireExtension(norm.replace(/\/+$/, ''), param);
   return kind === 'directory' && !norm.endsWith('/') ? norm + '/' : norm;
 }
 
@@ -128,7 +129,81 @@ export const fileSystemApis: ApiDef[] = [
     const dest = place(ctx, requireFile(ctx, str(a, 'source_file_path')), str(a, 'destination_file_path'), true, optBool(a, 'overwrite') === true, optBool(a, 'retain_dates') === true);
     return ok('File moved.', { destination_file_path: dest });
   }),
+  def('copy_directory', { description: 'Copy a directory and everything in it to another location.', params: DIR_TRANSFER }, (ctx, a) => ok('Directory copied.', { destination_directory_path: transferDirectory(ctx, a, false) })),
+  def('move_directory', { description: 'Move a directory and everything in it to another location.', params: DIR_TRANSFER }, (ctx, a) => ok('Directory moved.', { destination_directory_path: transferDirectory(ctx, a, true) })),
+  def('compress_directory', {
+    description: 'Compress a directory into a zip file.',
+    params: [req.str('directory_path'), opt.str('compressed_file_path', { desc: 'Where to write the archive; defaults to the directory path with .zip.' }), opt.bool('delete_directory', { default: false }), opt.bool('overwrite', { default: false })],
+  }, (ctx, a) => {
+    const dir = resolve(ctx, str(a, 'directory_path'), 'directory');
+    requireDir(ctx, dir, str(a, 'directory_path'));
+    const target = resolve(ctx, optStr(a, 'compressed_file_path') ?? dir.slice(0, -1) + '.zip', 'file');
+    requireExtension(target, 'compressed_file_path');
+    if (target.startsWith(dir)) throw new ApiError(422, 'The compressed file cannot be inside the directory being compressed.');
+    requireDir(ctx, parentOf(target), parentOf(target));
+    const existing = entry(ctx, target);
+    if (existing && (existing.type === 'directory' || !optBool(a, 'overwrite'))) throw new ApiError(422, `The file "${target}" already exists.`);
+    const inside = ctx.db.prepare('SELECT * FROM fs_entries WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path').all(me(ctx), dir, dir.length, dir) as Entry[];
+    // The archive is a JSON manifest of the tree (paths relative to the directory), so decompress restores it exactly.
+    const manifest = inside.map((e) => ({ path: e.path.slice(dir.length), type: e.type, content: e.content, created_at: e.created_at, updated_at: e.updated_at }));
+    if (existing) ctx.db.prepare('DELETE FROM fs_entries WHERE id = ?').run(existing.id);
+    ctx.db.prepare("INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, 'file', ?, ?, ?)").run(me(ctx), target, JSON.stringify(manifest), ctx.now, ctx.now);
+    if (optBool(a, 'delete_directory')) ctx.db.prepare('DELETE FROM fs_entries WHERE owner_id = ? AND substr(path, 1, ?) = ?').run(me(ctx), dir.length, dir);
+    return ok('Directory compressed.', { compressed_file_path: target });
+  }),
+  def('decompress_file', {
+    description: 'Decompress a zip file into a directory.',
+    params: [req.str('compressed_file_path'), opt.str('decompressed_directory_path', { desc: 'Where to extract; defaults to the file path without its extension.' }), opt.bool('retain_dates', { default: true }), opt.bool('delete_compressed_file', { default: false })],
+  }, (ctx, a) => {
+    const file = requireFile(ctx, str(a, 'compressed_file_path'));
+    let manifest: { path: string; type: 'file' | 'directory'; content: string | null; created_at: string; updated_at: string }[];
+    try {
+      manifest = JSON.parse(file.content ?? '') as typeof manifest;
+      if (!Array.isArray(manifest)) throw new Error('not a list');
+    } catch {
+      throw new ApiError(422, `The file "${str(a, 'compressed_file_path')}" is not a compressed file.`);
+    }
+    const dir = resolve(ctx, optStr(a, 'decompressed_directory_path') ?? file.path.replace(/\.[^./]+$/, '') + '/', 'directory');
+    if (entry(ctx, dir)) throw new ApiError(422, `The directory "${dir}" already exists.`);
+    requireDir(ctx, parentOf(dir.slice(0, -1)), parentOf(dir.slice(0, -1)));
+    const keep = optBool(a, 'retain_dates') !== false;
+    const insert = ctx.db.prepare('INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+    insert.run(me(ctx), dir, 'directory', null, ctx.now, ctx.now);
+    for (const m of manifest) {
+      const path = resolve(ctx, dir + String(m.path), m.type === 'directory' ? 'directory' : 'file');
+      insert.run(me(ctx), path, m.type === 'directory' ? 'directory' : 'file', m.type === 'directory' ? null : String(m.content ?? ''), keep ? m.created_at : ctx.now, keep ? m.updated_at : ctx.now);
+    }
+    if (optBool(a, 'delete_compressed_file')) ctx.db.prepare('DELETE FROM fs_entries WHERE id = ?').run(file.id);
+    return ok('File decompressed.', { decompressed_directory_path: dir });
+  }),
 ];
+
+
+/** Copies or moves a whole directory tree; returns the destination directory path. */
+function transferDirectory(ctx: ApiContext, a: Args, move: boolean): string {
+  const src = resolve(ctx, str(a, 'source_directory_path'), 'directory');
+  requireDir(ctx, src, str(a, 'source_directory_path'));
+  if (src === homeOf(ctx, me(ctx))) throw new ApiError(422, 'You cannot move or copy your home directory.');
+  const dest = resolve(ctx, str(a, 'destination_directory_path'), 'directory');
+  if (dest.startsWith(src)) throw new ApiError(422, 'The destination cannot be inside the source directory.');
+  requireDir(ctx, parentOf(dest.slice(0, -1)), parentOf(dest.slice(0, -1)));
+  const existing = entry(ctx, dest);
+  if (existing && !optBool(a, 'overwrite')) throw new ApiError(422, `The directory "${dest}" already exists.`);
+  if (existing) ctx.db.prepare('DELETE FROM fs_entries WHERE owner_id = ? AND substr(path, 1, ?) = ?').run(me(ctx), dest.length, dest);
+  const keep = optBool(a, 'retain_dates') === true;
+  const tree = ctx.db.prepare('SELECT * FROM fs_entries WHERE owner_id = ? AND substr(path, 1, ?) = ? ORDER BY path').all(me(ctx), src.length, src) as Entry[];
+  for (const e of tree) {
+    const path = dest + e.path.slice(src.length);
+    if (move) ctx.db.prepare('UPDATE fs_entries SET path = ?, updated_at = ? WHERE id = ?').run(path, keep ? e.updated_at : ctx.now, e.id);
+    else ctx.db.prepare('INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(e.owner_id, path, e.type, e.content, keep ? e.created_at : ctx.now, keep ? e.updated_at : ctx.now);
+  }
+  return dest;
+}
+
+/** AppWorld: a file path must name a file, so it must have an extension. */
+function requireExtension(path: string, param: string): void {
+  if (!/\.[^./]+$/.test(path)) throw new ApiError(422, `The path ${param} (${path}) is supposed to be a file and so must have an extension.`);
+}
 
 /** Used by search-like tools elsewhere (kept here with the path rules). */
 export const fileNameMatches = (path: string, q: string) => matchesQuery(q, path.slice(path.lastIndexOf('/') + 1));
