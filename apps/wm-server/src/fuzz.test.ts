@@ -144,9 +144,11 @@ describe('malformed requests get 4xx and the server survives', () => {
     expect(Date.now() - t0).toBeLessThan(3000);
   });
 
-  it('garbage instead of HTTP gets 400, a wrong method 405, an unknown path 404', async () => {
+  it('garbage instead of HTTP gets 400, oversized headers 431, a wrong method 405, an unknown path 404', async () => {
     const { text } = await raw('HELLO WORLD\r\n\r\n');
     expect(text).toMatch(/^HTTP\/1\.1 400/);
+    const { text: big } = await raw(`GET /health HTTP/1.1\r\nhost: x\r\nx-junk: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big).toMatch(/^HTTP\/1\.1 431/);
     expect((await fetch(`${s.url}/v1/chat/completions`)).status).toBe(405);
     expect((await post('/v2/whatever', '{}')).status).toBe(404);
   });
