@@ -24,7 +24,7 @@ export {
 } from './pipeline/config.js';
 export { runGrpoPipeline, PipelineStopped, type PipelineOptions, type PipelineResult } from './pipeline/pipeline.js';
 export { AgentFramedEnv, realEngineSource, worldModelSource, applySuiteReward, type RolloutSource } from './pipeline/sources.js';
-export { checkpointWorldModel, worldModelMessages, type CheckpointWorldModelOptions, type WorldModelSampling } from './pipeline/world-model.js';
+export { openWorldModel, ACTION_ENCODING, type WorldModelSpec, type WorldModelSampling } from './pipeline/world-model.js';
 export { evaluatePolicy, type PolicyEvalOptions } from './pipeline/evaluate.js';
 export { savePolicy, loadPolicy, type StoredPolicy } from './pipeline/policy-store.js';
 export { pipelineSummary, renderPipelineMarkdown, renderComparisonHtml, type PipelineReport } from './pipeline/report.js';

@@ -6,10 +6,10 @@ import { parseArgs } from 'node:util';
 import { resolvePipelineConfig } from './config.js';
 import { runGrpoPipeline } from './pipeline.js';
 
-const USAGE = 'usage: grpo train --config FILE [--env alfworld|sciworld|appworld] [--out DIR] [--resume]';
+const USAGE = 'usage: grpo train --config FILE [--env alfworld|sciworld|appworld] [--out DIR] [--world-model URL[,URL…]] [--resume]';
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { config: { type: 'string' }, env: { type: 'string' }, out: { type: 'string' }, resume: { type: 'boolean', default: false }, help: { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { config: { type: 'string' }, env: { type: 'string' }, out: { type: 'string' }, 'world-model': { type: 'string' }, resume: { type: 'boolean', default: false }, help: { type: 'boolean' } } });
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
@@ -27,6 +27,8 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = resolvePipelineConfig(raw, file, values.env ? { env: values.env } : {});
+  // A served world model (wm-server, vLLM, lmdeploy…) replaces training one; it is part of the run's config.
+  if (values['world-model']) config.worldModel.urls = values['world-model'];
   const out = resolve(values.out ?? `tmp/grpo-${config.env}`);
   const t0 = performance.now();
   const log = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(0).padStart(5)}s] ${line}\n`);

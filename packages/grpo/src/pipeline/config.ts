@@ -17,6 +17,10 @@ export interface TokenizerStage {
 export interface WorldModelStage {
   /** Use this world-model HF directory instead of training one. */
   path?: string;
+  /** Use a served world model (comma-separated base URLs) instead of a local one; nothing is trained. */
+  urls?: string;
+  /** Protocol of `urls`: 'openai' chat completions (default) or the paper's 'proxy' route. */
+  protocol?: 'openai' | 'proxy';
   /** Corpus episodes played for the world model's training rows. */
   episodes: number;
   /** Rows longer than this many tokens are cut in the middle of their history (dataset's truncateMiddle). */
@@ -25,7 +29,7 @@ export interface WorldModelStage {
   train: Partial<TrainConfig>;
   /** Sampling as the paper's WM proxy sends it: temperature 0, repetition penalty 1.3, max_tokens 256, 1 diffusion step. */
   sampling: { temperature: number; topP: number; repetitionPenalty: number; maxNewTokens: number; threshold: number };
-  /** Prompts longer than this are cut in the middle of their history before the WM sees them. */
+  /** Prompts longer than this get an empty answer from the local world model (the reference's SKIPPED_OVERLONG). */
   maxPromptTokens: number;
 }
 
@@ -109,7 +113,7 @@ export function defaultPipelineConfig(env: string): PipelineConfig {
       maxRowTokens: 2048,
       train: { objective: 'bd3', steps: 200, seqLength: 2048, batchSize: 2, saveEvery: 50, evalEvery: 0, logEvery: 10 },
       sampling: { temperature: 0, topP: 1, repetitionPenalty: 1.3, maxNewTokens: 256, threshold: 0.85 },
-      maxPromptTokens: 2048,
+      maxPromptTokens: 8192,
     },
     policy: {
       model: { model_type: 'qwen3', hidden_size: 64, intermediate_size: 192, num_hidden_layers: 2, num_attention_heads: 4, num_key_value_heads: 2, head_dim: 16, max_position_embeddings: 8192, rope_theta: 10000, rms_norm_eps: 1e-6, tie_word_embeddings: false },
@@ -163,7 +167,7 @@ export function resolvePipelineConfig(file: unknown, where = 'pipeline config', 
   return c;
 }
 
-const OPTIONAL: Record<(typeof SECTIONS)[number], string[]> = { tokenizer: ['path'], worldModel: ['path'], policy: [], rollout: [], sft: [], eval: ['split'], grpo: ['epsilonHigh'] };
+const OPTIONAL: Record<(typeof SECTIONS)[number], string[]> = { tokenizer: ['path'], worldModel: ['path', 'urls', 'protocol'], policy: [], rollout: [], sft: [], eval: ['split'], grpo: ['epsilonHigh'] };
 
 function checkValues(c: PipelineConfig, where: string): void {
   const int = (v: unknown, path: string, min: number) => {
@@ -178,6 +182,8 @@ function checkValues(c: PipelineConfig, where: string): void {
   int(c.worldModel.episodes, 'worldModel.episodes', 1);
   int(c.worldModel.maxRowTokens, 'worldModel.maxRowTokens', 16);
   int(c.worldModel.maxPromptTokens, 'worldModel.maxPromptTokens', 16);
+  if (c.worldModel.urls !== undefined && (typeof c.worldModel.urls !== 'string' || c.worldModel.urls.trim() === '')) fail(`${where}.worldModel.urls`, 'must be comma-separated base URLs');
+  if (c.worldModel.protocol !== undefined && c.worldModel.protocol !== 'openai' && c.worldModel.protocol !== 'proxy') fail(`${where}.worldModel.protocol`, `must be openai or proxy, got ${JSON.stringify(c.worldModel.protocol)}`);
   int(c.worldModel.sampling.maxNewTokens, 'worldModel.sampling.maxNewTokens', 1);
   num(c.worldModel.sampling.temperature, 'worldModel.sampling.temperature', 0, 10);
   num(c.worldModel.sampling.topP, 'worldModel.sampling.topP', 0, 1);

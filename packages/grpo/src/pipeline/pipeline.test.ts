@@ -3,7 +3,7 @@
 // invocation skips everything, and a run killed with SIGKILL during GRPO in the world model resumes
 // to the same final checkpoint as the uninterrupted run, byte for byte.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,15 +61,18 @@ describe('runGrpoPipeline', () => {
     await expect(runGrpoPipeline({ config: { ...micro(), seed: 1 }, out, resume: true })).rejects.toThrow('config differs');
 
     // Killed with SIGKILL inside GRPO in the world model, then resumed: the same final checkpoints.
+    // The tokenizer and world model are reused (stage results found on disk) to keep the test short.
     const killedOut = join(mkdtempSync(join(tmpdir(), 'grpo-kill-')), 'run');
+    for (const d of ['tokenizer', 'world-model']) cpSync(join(out, d), join(killedOut, d), { recursive: true });
     const k = await cli(killedOut, /\[eval:world-model-step1\] done/);
     expect(k.killed).toBe(true);
     expect(existsSync(join(killedOut, 'grpo-world-model', 'final'))).toBe(false);
     const resumed = await cli(killedOut);
     expect(resumed.code, resumed.log).toBe(0);
     expect(resumed.log).toContain('[sft] done already');
+    expect(k.log).toContain('[world-model] done already');
     for (const f of FINAL_FILES) expect(readFileSync(join(killedOut, f)).equals(readFileSync(join(out, f))), f).toBe(true);
-  }, 600_000);
+  }, 1_500_000);
 
   it('refuses unknown settings and bad values with the field named', () => {
     expect(() => resolvePipelineConfig({ env: 'alfworld', grpo: { groupSize: 1 } })).toThrow('grpo.groupSize: must be an integer ≥ 2');

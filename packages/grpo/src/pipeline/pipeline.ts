@@ -30,7 +30,7 @@ import { evaluatePolicy } from './evaluate.js';
 import { loadPolicy, savePolicy } from './policy-store.js';
 import { type PipelineReport, pipelineSummary, renderComparisonHtml, renderPipelineMarkdown } from './report.js';
 import { type RolloutSource, applySuiteReward, realEngineSource, worldModelSource } from './sources.js';
-import { checkpointWorldModel } from './world-model.js';
+import { type WorldModelSpec, openWorldModel } from './world-model.js';
 
 export interface PipelineOptions {
   config: PipelineConfig;
@@ -136,12 +136,11 @@ async function tokenizerStage(run: Run): Promise<{ tok: Tokenizer; json: string 
 }
 
 // (b) the world model: corpus rows (middle-truncated to the row budget) and trainWorldModel.
-async function worldModelStage(run: Run, tok: Tokenizer, tokJson: string): Promise<{ dir: string; objective: string; blockLength: number }> {
+async function worldModelStage(run: Run, tok: Tokenizer, tokJson: string): Promise<string> {
   const c = run.c.worldModel;
   const train = resolveTrainConfig(c.train, { seed: run.c.seed, seqLength: Math.ceil(c.maxRowTokens / (c.train.blockLength ?? 4)) * (c.train.blockLength ?? 4) }, 'worldModel.train');
   if (c.path) {
-    const dir = resolveFrom(run.o.configDir, c.path);
-    return { dir, objective: train.objective, blockLength: train.blockLength };
+    return resolveFrom(run.o.configDir, c.path);
   }
   const corpus = run.path('world-model', 'corpus.jsonl');
   const runDir = run.path('world-model', 'run');
@@ -166,7 +165,7 @@ async function worldModelStage(run: Run, tok: Tokenizer, tokJson: string): Promi
     },
     async () => undefined,
   );
-  return { dir: modelDir, objective: train.objective, blockLength: train.blockLength };
+  return modelDir;
 }
 
 interface PolicySetup {
@@ -324,7 +323,7 @@ export async function runGrpoPipeline(o: PipelineOptions): Promise<PipelineResul
   const c = o.config;
   const t0 = performance.now();
   const { tok, json: tokJson } = await tokenizerStage(run);
-  const wm = await worldModelStage(run, tok, tokJson);
+  const wm = c.worldModel.urls ? undefined : await worldModelStage(run, tok, tokJson);
   const model = parseHfConfig({ ...c.policy.model, vocab_size: tok.vocabSize }, 'policy.model');
   const codec = new ChatTurnCodec(tok, { system: run.suite.agent.system() });
   const scorer = await PolicyScorer.create(model, { batch: c.grpo.microBatch, seqLen: c.rollout.maxSeqLen, temperature: 1, ...(run.provider ? { provider: run.provider } : {}) });
@@ -333,8 +332,10 @@ export async function runGrpoPipeline(o: PipelineOptions): Promise<PipelineResul
   const base = (await loadPolicy(run.path('policy', 'base'))).params;
   const evBase = await evalStage(run, setup, 'base', base);
   const evSft = await evalStage(run, setup, 'sft', sft);
-  const wmSource = async () =>
-    worldModelSource(run.suite, await checkpointWorldModel(wm.dir, { objective: wm.objective, blockLength: wm.blockLength, sampling: c.worldModel.sampling, maxPromptTokens: c.worldModel.maxPromptTokens, ...(run.provider ? { provider: run.provider } : {}) }));
+  const spec: WorldModelSpec = c.worldModel.urls
+    ? { kind: 'remote', urls: c.worldModel.urls, protocol: c.worldModel.protocol ?? 'openai' }
+    : { kind: 'local', dir: wm!, maxPromptTokens: c.worldModel.maxPromptTokens, ...(run.provider ? { provider: run.provider } : {}) };
+  const wmSource = async () => worldModelSource(run.suite, await openWorldModel(c.env, spec, c.worldModel.sampling));
   const rlWm = await grpoStage(run, setup, tokJson, 'world-model', wmSource, sft);
   const evWm = await evalStage(run, setup, 'sft+rl-world-model', rlWm);
   const rlReal = await grpoStage(run, setup, tokJson, 'real', async () => realEngineSource(run.suite), sft);

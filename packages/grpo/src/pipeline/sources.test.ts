@@ -56,3 +56,35 @@ describe('rollout sources', () => {
     expect(r.observation.text).toContain('The thing looks ordinary.');
   });
 });
+
+describe('world models of the pipeline', () => {
+  it('a remote world model (OpenAI-compatible URL) answers the simulated env', async () => {
+    const { createServer } = await import('node:http');
+    const { openWorldModel } = await import('./world-model.js');
+    const bodies: { messages: { role: string; content: string }[] }[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d.toString()));
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        if (req.method === 'GET') return res.end(JSON.stringify({ data: [{ id: 'tiny-wm' }] }));
+        bodies.push(JSON.parse(body) as (typeof bodies)[number]);
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: 'It is a plain object.' }, finish_reason: 'stop' }] }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const wm = await openWorldModel('alfworld', { kind: 'remote', urls: `http://127.0.0.1:${port}`, protocol: 'openai' }, { temperature: 0, topP: 1, repetitionPenalty: 1.3, maxNewTokens: 16, threshold: 0.85 });
+      const env = worldModelSource(suite, wm).makeEnv();
+      const first = await env.reset(task, task.seed);
+      const target = first.admissible!.find((a) => a.startsWith('go to '))!.slice('go to '.length);
+      const r = await env.step(suite.agent.formatAction(`examine ${target}`));
+      expect(r.observation.text).toContain('It is a plain object.');
+      expect(bodies).toHaveLength(1);
+      expect(bodies[0]!.messages[1]!.content).toMatch(new RegExp(`^State: \\[.*\\n\\nAction: examine ${target}$`, 's'));
+    } finally {
+      server.close();
+    }
+  });
+});
