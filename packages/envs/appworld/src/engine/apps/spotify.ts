@@ -155,7 +155,7 @@ export const spotifyApis: ApiDef[] = [
     return { liked: has('liked_albums'), reviewed: has('album_reviews'), in_album_library: has('album_library') };
   }),
   def('show_album_library', { description: 'Get a list of albums in the user\'s album library.', params: [...PAGING] }, (ctx, a) => {
-    const rows = ctx.db.prepare(`${ALBUM_SQL} JOIN album_library l ON l.album_id = al.id WHERE l.user_id = ? ORDER BY l.id`).all(me(ctx)) as (AlbumRow & { added_at: string })[];
+    const rows = ctx.db.prepare(`${ALBUM_SQL.replace('SELECT al.*', 'SELECT al.*, l.added_at')} JOIN album_library l ON l.album_id = al.id WHERE l.user_id = ? ORDER BY l.id`).all(me(ctx)) as (AlbumRow & { added_at: string })[];
     return pageOf(rows.map((al) => ({ ...albumView(ctx, al, albumSongs(ctx, al.id)), added_at: al.added_at })), a, ['title', 'release_date', 'rating', 'added_at']);
   }),
   def('add_album_to_library', { description: 'Add an album to the user\'s album library.', params: [req.int('album_id')] }, (ctx, a) => {
@@ -183,7 +183,7 @@ export const spotifyApis: ApiDef[] = [
     return ok('Album unliked.');
   }),
   def('show_liked_albums', { description: 'Get a list of albums you have liked.', params: [...PAGING, sortBy('-liked_at')] }, (ctx, a) => {
-    const rows = ctx.db.prepare(`${ALBUM_SQL} JOIN liked_albums l ON l.album_id = al.id WHERE l.user_id = ? ORDER BY l.id`).all(me(ctx)) as (AlbumRow & { created_at: string })[];
+    const rows = ctx.db.prepare(`${ALBUM_SQL.replace('SELECT al.*', 'SELECT al.*, l.created_at')} JOIN liked_albums l ON l.album_id = al.id WHERE l.user_id = ? ORDER BY l.id`).all(me(ctx)) as (AlbumRow & { created_at: string })[];
     return pageOf(rows.map((al) => ({ ...albumView(ctx, al, albumSongs(ctx, al.id)), liked_at: al.created_at })), a, ['title', 'release_date', 'rating', 'liked_at']);
   }),
 
