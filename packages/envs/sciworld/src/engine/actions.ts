@@ -157,12 +157,14 @@ const HANDLERS: Record<ActionId, Handler> = {
   },
   activate: ({ w }, [o]) => {
     if (!w.kind(o!).activatable) return fail(TEXT.notActivatable(w.name(o!)));
+    if (o!.broken) return ok(TEXT.broken(w.name(o!)));
     if (o!.isOn) return fail(TEXT.alreadyActivated(w.name(o!)));
     o!.isOn = true;
     return ok(TEXT.activated(w.name(o!)));
   },
   deactivate: ({ w }, [o]) => {
     if (!w.kind(o!).activatable) return fail(TEXT.notDeactivatable(w.name(o!)));
+    if (o!.broken) return ok(TEXT.broken(w.name(o!)));
     if (!o!.isOn) return fail(TEXT.alreadyDeactivated(w.name(o!)));
     o!.isOn = false;
     return ok(TEXT.deactivated(w.name(o!)));

@@ -60,8 +60,9 @@ export class Game {
   constructor(readonly setup: GameSetup, readonly opts: GameOptions) {
     this.w = setup.world;
     if (opts.simplifications.openContainers) for (const o of this.w.objs) if (this.w.kind(o).openable && !o.rooms) o.isOpen = true;
+    // No tick before the first observation: ScienceWorld shows the world as built (a fountain
+    // still empty, the toilet's drain still open) until the first action.
     this.goals = new GoalTracker(setup.goals, this.w);
-    tick(this.w, { selfWateringFlowerPots: opts.simplifications.selfWateringFlowerPots });
   }
 
   score(): number {

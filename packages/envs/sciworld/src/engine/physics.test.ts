@@ -22,13 +22,21 @@ describe('physics', () => {
     run(cold, 20);
     expect(byName(cold, 'water')!.temperature).toBe(25);
   });
-  it('freezes in a freezer and melts back at room temperature', () => {
-    const w = world([{ kind: 'freezer', contents: [{ kind: 'tin cup', contents: [sub('orange juice')] }] }]);
+  it('freezes in a freezer, barely warms in the air (low conductivity), melts back on a stove', () => {
+    const w = world([{ kind: 'freezer', contents: [{ kind: 'tin cup', contents: [sub('orange juice')] }] }, { kind: 'stove', on: true }]);
     run(w, 15);
     const juice = w.objs.find((o) => o.material === 'orange juice')!;
     expect(w.name(juice)).toBe('solid orange juice');
-    w.moveTo(juice.parent, w.room('kitchen'));
+    const cup = w.get(juice.parent);
+    const cold = cup.temperature;
+    w.moveTo(cup.id, w.room('kitchen'));
     run(w, 15);
+    expect(w.name(juice)).toBe('solid orange juice');
+    expect(cup.temperature - cold).toBeGreaterThan(0);
+    expect(cup.temperature - cold).toBeLessThan(1);
+    w.moveTo(cup.id, w.objs.find((o) => o.kind === 'stove')!.id);
+    let ticks = 0;
+    while (w.name(juice) === 'solid orange juice' && ticks < 15) run(w, 1), ticks++;
     expect(w.name(juice)).toBe('orange juice');
   });
   it('combusts chocolate on a stove (no boiling point) into ash', () => {

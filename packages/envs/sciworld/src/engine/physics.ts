@@ -1,6 +1,6 @@
 // One world tick: heat transfer along containment, state changes and combustion, water sources,
 // plant growth, and the electrical circuit. Behaviour comes from kind/material data only.
-import { AMBIENT_C, HEAT_TRANSFER_RATE, material, stateAt } from '../world/materials.js';
+import { AIR_HEAT_TRANSFER_RATE, AMBIENT_C, HEAT_TRANSFER_RATE, material, stateAt } from '../world/materials.js';
 import { POLLINATION_TICKS, STAGE_TICKS } from '../world/grammar.js';
 import { World, NONE, INCLINE_LENGTH_M, type Obj } from './world.js';
 import { solveCircuit } from './circuit.js';
@@ -20,6 +20,15 @@ function surroundings(w: World, o: Obj, old: Float64Array): number {
   return old[p.id]!;
 }
 
+/**
+ * Loose in a room, an object touches only the air (the recordings show the kitchen thermometer still
+ * at its starting 10 °C after ticks in a 25 °C room). Carried things keep the contact rate toward the
+ * ambient temperature (ours, unconfirmed: it lets a pulsed pot cool in hand).
+ */
+function touchesOnlyAir(w: World, o: Obj): boolean {
+  return w.kind(w.get(o.parent)).category === 'room';
+}
+
 export function tick(w: World, opts: PhysicsOptions): void {
   const objs = w.objs;
   const old = new Float64Array(objs.length);
@@ -31,7 +40,10 @@ export function tick(w: World, opts: PhysicsOptions): void {
     if (o.material === 'air') continue;
     const target = surroundings(w, o, old);
     const gap = target - o.temperature;
-    o.temperature = Math.abs(gap) < 0.5 ? target : o.temperature + gap * HEAT_TRANSFER_RATE;
+    // Loose in a room an object only touches the air, whose low conductivity makes ScienceWorld's
+    // exchange tiny; inside a container, an appliance or the agent's hands it relaxes at the contact rate.
+    if (touchesOnlyAir(w, o)) o.temperature += gap * AIR_HEAT_TRANSFER_RATE;
+    else o.temperature = Math.abs(gap) < 0.5 ? target : o.temperature + gap * HEAT_TRANSFER_RATE;
   }
   for (const o of objs) {
     if (o.removed || !o.material || !o.state || o.combusted) continue;
@@ -44,6 +56,7 @@ export function tick(w: World, opts: PhysicsOptions): void {
     o.state = stateAt(o.material, o.temperature);
   }
   fillFromWaterSources(w);
+  refillAndSeal(w);
   growPlants(w, opts);
   pollinate(w);
   slideAndTime(w);
@@ -59,6 +72,17 @@ function fillFromWaterSources(w: World): void {
       const hasWater = c.contents.some((s) => w.get(s).material === 'water' && w.get(s).state === 'liquid' && !w.get(s).fixedName);
       if (!hasWater) w.create({ kind: 'substance', material: 'water' }, c.id);
     }
+  }
+}
+
+/** Self-refilling things (fountains) get their material back; drains seal again (ScienceWorld's toilet tick). */
+function refillAndSeal(w: World): void {
+  for (const o of w.objs) {
+    if (o.removed) continue;
+    const k = w.kind(o);
+    if (k.drain) o.isOpen = false;
+    const m = k.refills;
+    if (m && !o.contents.some((c) => w.get(c).material === m)) w.create({ kind: 'substance', material: m }, o.id);
   }
 }
 

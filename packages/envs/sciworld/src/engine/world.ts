@@ -12,6 +12,8 @@ export interface Obj {
   def: KindDef;
   /** Fixed display name; substances without one are named by material and state. */
   fixedName?: string;
+  /** What descriptions show instead of the name (see Spawn.shown). */
+  shown?: string;
   parent: number;
   contents: number[];
   isOpen: boolean;
@@ -36,6 +38,8 @@ export interface Obj {
   /** Doors: the two room ids. */
   rooms?: [number, number];
   removed: boolean;
+  /** Devices a task disabled: they stay in the world but never switch on. */
+  broken: boolean;
   /** Plants with a Mendelian trait. */
   genes?: Genes;
   /** Inclined planes: angle (degrees) and friction coefficient of the surface. */
@@ -90,10 +94,12 @@ export class World {
       links: [],
       poweredBy: NONE,
       removed: false,
+      broken: spawn.broken ?? false,
       counter: 0,
       slid: 0,
     };
     if (spawn.name !== undefined) o.fixedName = spawn.name;
+    if (spawn.shown !== undefined) o.shown = spawn.shown;
     if (matName) o.material = matName;
     if (k.category === 'substance') o.state = mat!.state;
     if (spawn.species !== undefined) o.species = spawn.species;
@@ -227,9 +233,11 @@ export class World {
 
   // ---- descriptions -------------------------------------------------------------------------
 
-  describe(o: Obj, nested = false): string {
+  /** An object as a listing shows it; `detailed` is the `look at` form (stopwatches add their time). */
+  describe(o: Obj, nested = false, detailed = false): string {
     const k = this.kind(o);
-    const name = this.name(o);
+    if (k.verbatim && o.shown !== undefined) return o.shown;
+    const name = o.shown ?? this.name(o);
     const list = () => {
       const items = this.sortedContents(o).map((c) => this.describe(c, true));
       return items.length ? items.join(', ') : 'nothing';
@@ -238,7 +246,7 @@ export class World {
       case 'agent':
         return 'the agent';
       case 'substance':
-        return `a substance called ${name}`;
+        return o.material && material(o.material).bare && !o.combusted ? name : `a substance called ${name}`;
       case 'terminal':
         return name;
       case 'living':
@@ -253,7 +261,8 @@ export class World {
       }
       case 'item': {
         if (k.thermometer) return `${article(name)}, currently reading a temperature of ${Math.round(o.temperature)} degrees celsius`;
-        if (k.timer) return `${article(name)}, which is ${o.isOn ? 'activated' : 'deactivated'} and reads ${o.counter} ticks`;
+        if (k.timer) return `${article(name)}, which is ${o.isOn ? 'activated' : 'deactivated'}. ${detailed ? `The time reads ${o.counter} ticks.` : ''}`;
+        if (k.drain) return `A ${name}, which is ${o.isOpen ? 'open' : 'closed'}`;
         const parent = o.parent === NONE ? undefined : this.get(o.parent);
         if (parent?.def.incline) return `${article(name)}, which has slid ${Math.round((100 * o.slid) / INCLINE_LENGTH_M)}% of the way down`;
         return article(name);
@@ -261,6 +270,7 @@ export class World {
       default:
         break;
     }
+    if (k.definite) return `the ${name}`;
     const onOff = k.showsOnOff ? `, which is turned ${o.isOn ? 'on' : 'off'}` : '';
     if (k.holds === 'containing') return `${article(name)}${onOff} (containing ${list()})`;
     if (k.openable) {
@@ -296,7 +306,7 @@ export class World {
 
   /** "look at X": the description plus, for components, their wiring. */
   lookAt(o: Obj): string {
-    let text = this.describe(o);
+    let text = this.describe(o, false, true);
     const terms = o.contents.map((c) => this.get(c)).filter((c) => c.terminal);
     for (const t of terms) {
       const to = t.links.map((l) => this.terminalLabel(this.get(l)));

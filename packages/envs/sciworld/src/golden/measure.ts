@@ -12,6 +12,8 @@ export interface Share {
 
 export interface GoldenReport {
   descriptions: Share;
+  /** The room the agent starts in (the real engine draws it from its seeded java.util.Random). */
+  startRooms: Share;
   startObservations: Share;
   rooms: Share;
   /** Task ids whose description, starting observation and ten rooms all match. */
@@ -26,6 +28,23 @@ export interface GoldenReport {
   differences: { taskId: string; what: string; ours: string; real: string }[];
 }
 
+const flatten = (look: string) =>
+  look
+    .replace(/\n\tthe agent/g, '')
+    .replace(/[\t\n]+/g, ' ')
+    .replace(/ +/g, ' ')
+    .trim();
+
+/**
+ * A room's look-around as the recordings' room map holds it: a fresh episode, `teleport to ROOM`
+ * (one tick), `look around`, flattened (whitespace runs → one space) without "the agent".
+ */
+export function recordedStyleRoomLook(taskType: string, variation: number, room: string): string {
+  const { game } = loadTask(taskType, variation, 'easy');
+  game.step(`teleport to ${room}`);
+  return flatten(game.step('look around').observation);
+}
+
 const share = (): Share => ({ matched: 0, total: 0 });
 const count = (s: Share, ok: boolean) => {
   s.total++;
@@ -36,6 +55,7 @@ const count = (s: Share, ok: boolean) => {
 export function measureGolden(tasks: RecordedTask[], transcripts: RecordedTranscript[]): GoldenReport {
   const r: GoldenReport = {
     descriptions: share(),
+    startRooms: share(),
     startObservations: share(),
     rooms: share(),
     wholeTasks: share(),
@@ -52,8 +72,13 @@ export function measureGolden(tasks: RecordedTask[], transcripts: RecordedTransc
   for (const t of tasks) {
     const s = taskSnapshot({ env: 'sciworld', split: 'test', id: t.taskId, taskType: t.taskType, seed: t.variation });
     let all = note(count(r.descriptions, s.description === t.description), t.taskId, 'description', s.description, t.description);
+    const realRoom = /^This (?:room|outside location) is called the ([a-z ]+)\./.exec(t.startObservation)?.[1] ?? '';
+    note(count(r.startRooms, s.startRoom === realRoom), t.taskId, 'start room', s.startRoom, realRoom);
     all = note(count(r.startObservations, s.initialObservation === t.startObservation), t.taskId, 'start', s.initialObservation, t.startObservation) && all;
-    for (const [room, real] of Object.entries(t.rooms)) all = note(count(r.rooms, s.roomMap[room] === real), t.taskId, `room ${room}`, s.roomMap[room] ?? '', real) && all;
+    for (const [room, real] of Object.entries(t.rooms)) {
+      const ours = recordedStyleRoomLook(t.taskType, t.variation, room);
+      all = note(count(r.rooms, ours === real), t.taskId, `room ${room}`, ours, real) && all;
+    }
     count(r.wholeTasks, all);
   }
   let scoreSum = 0;

@@ -37,6 +37,14 @@ export interface KindDef {
   timer?: boolean;
   /** Things put on it slide down (inclined planes; angle and friction per object). */
   incline?: boolean;
+  /** Described by its `shown` text alone (books: "A book (Beowulf) titled Beowulf by Beowulf poet"). */
+  verbatim?: boolean;
+  /** Described with "the" and nothing else ("the ground"). */
+  definite?: boolean;
+  /** Refills itself with this material on every tick when it holds none (fountains). */
+  refills?: string;
+  /** A liquid drain: described "A drain, which is open/closed"; sealed again on every tick. */
+  drain?: boolean;
 }
 
 const container = (material: string): KindDef => ({ category: 'container', holds: 'containing', movable: true, material });
@@ -54,6 +62,8 @@ export const KINDS = {
   'tin cup': container('tin'),
   'ceramic cup': container('ceramic'),
   'glass cup': container('glass'),
+  'plastic cup': container('plastic'),
+  'paper cup': container('paper'),
   'wood cup': container('wood'),
   'glass jar': container('glass'),
   'seed jar': container('glass'),
@@ -70,10 +80,11 @@ export const KINDS = {
   bed: surface,
   couch: surface,
   chair: surface,
-  bookshelf: surface,
-  'fire pit': { category: 'furniture', holds: 'in', movable: false },
-  ground: { category: 'furniture', holds: 'on', movable: false },
-  beehive: { category: 'furniture', holds: 'in', movable: false, openable: true },
+  mattress: surface,
+  'book shelf': { category: 'furniture', holds: 'containing', movable: false, material: 'wood' },
+  'fire pit': { category: 'furniture', holds: 'containing', movable: false },
+  ground: { category: 'furniture', holds: 'on', movable: false, definite: true },
+  'bee hive': { category: 'furniture', holds: 'in', movable: false, openable: true },
   cupboard: cupboardLike,
   drawer: cupboardLike,
   closet: cupboardLike,
@@ -87,7 +98,8 @@ export const KINDS = {
   fridge: { category: 'device', holds: 'in', openable: true, cools: 4, movable: false },
   freezer: { category: 'device', holds: 'in', openable: true, cools: -10, movable: false },
   'ultra low temperature freezer': { category: 'device', holds: 'in', openable: true, cools: -90, movable: false },
-  fountain: { category: 'device', holds: 'in', movable: false },
+  fountain: { category: 'device', holds: 'containing', movable: false, refills: 'water' },
+  drain: { category: 'item', movable: false, drain: true },
   // tools and loose items
   thermometer: { category: 'item', movable: true, thermometer: true, material: 'glass' },
   lighter: { category: 'item', movable: true, material: 'plastic' },
@@ -97,6 +109,8 @@ export const KINDS = {
   picture: { category: 'item', movable: true, material: 'paper' },
   recipe: { category: 'item', movable: true, material: 'paper' },
   painting: { category: 'item', movable: true, material: 'paper' },
+  book: { category: 'item', movable: true, material: 'paper', verbatim: true },
+  pillow: { category: 'item', movable: true, material: 'cloth' },
   shovel: { category: 'item', movable: true, material: 'steel' },
   axe: { category: 'item', movable: true, material: 'steel' },
   food: { category: 'item', movable: true, edible: true, material: 'plant matter' },

@@ -1,7 +1,7 @@
 // The base world (after ScienceWorld's BuildingMaker/EnvironmentMaker): rooms, doors and what each
 // room holds. Tasks add to or remove from this world through their own data (tasks/*).
 import type { KindName } from './kinds.js';
-import type { Rng } from '@diffworld/env-core';
+import type { HouseDraws } from './house.js';
 
 export const ROOMS = ['kitchen', 'bathroom', 'workshop', 'art studio', 'greenhouse', 'hallway', 'bedroom', 'living room', 'outside', 'foundry'] as const;
 export type RoomName = (typeof ROOMS)[number];
@@ -21,12 +21,16 @@ export interface Spawn {
   material?: string;
   open?: boolean;
   on?: boolean;
+  /** A device a task disabled (ScienceWorld's TaskDisable): present, but it cannot be switched on. */
+  broken?: boolean;
   temperature?: number;
   contents?: Spawn[];
   /** Labels tasks use to find their objects (never shown). */
   tags?: string[];
   species?: string;
   stage?: number;
+  /** How descriptions show the object when that differs from its name ("red apple" for an apple); kinds marked `verbatim` show it as the whole description. */
+  shown?: string;
   /** What `read` shows (recipes, books). */
   text?: string;
   /** Plants with one Mendelian trait: the trait and the two alleles (true = the first value). */
@@ -48,21 +52,20 @@ export interface Genes {
 }
 
 export const sub = (material: string, extra: Partial<Spawn> = {}): Spawn => ({ kind: 'substance', material, ...extra });
-const food = (name: string): Spawn => ({ kind: 'food', name });
+const food = (name: string, shown?: string): Spawn => ({ kind: 'food', name, ...(shown ? { shown } : {}) });
 
-const BULB_COLORS = ['red', 'green', 'blue', 'yellow', 'orange', 'violet'];
-const WIRE_COLORS = ['red', 'green', 'blue', 'yellow', 'orange', 'black'];
-
-/** Contents of each room in the base world; random choices come from the world's rng. */
-export function baseWorld(rng: Rng): Record<RoomName, Spawn[]> {
-  const bulbs = rng.sample(BULB_COLORS, 3);
-  const wires = rng.sample(WIRE_COLORS, 3);
-  const mixer = rng.pick(['glass cup', 'wood bowl', 'jug'] as const);
-  const shovelOutside = rng.bool();
-  const bedroomShelf = rng.bool();
-  const livingShelf = rng.bool();
-  const livingTable = rng.pick(['table', 'desk'] as const);
+/** Contents of each room in the base world, after the house's random draws (house.ts). */
+export function baseWorld(house: HouseDraws): Record<RoomName, Spawn[]> {
+  const picture = (room: keyof HouseDraws['pictures']): Spawn => ({ kind: 'picture', name: house.pictures[room].name });
+  const shelf = (room: keyof HouseDraws['shelves']): Spawn[] => {
+    const books = house.shelves[room];
+    if (!books) return [];
+    const contents = books.map((b): Spawn => ({ kind: 'book', name: `book (${b.title})`, shown: `A book (${b.title}) titled ${b.title} by ${b.author}`, text: `${b.title} by ${b.author}` }));
+    return [{ kind: 'book shelf', contents }];
+  };
   const paintCup = (color: string): Spawn => ({ kind: 'wood cup', contents: [sub('paint', { name: `${color} paint` })] });
+  const table: Spawn = house.livingRoomTable === 'desk' ? { kind: 'desk' } : { kind: house.livingRoomTable === 'steel table' ? 'steel table' : 'table', name: 'table' };
+  const shovel = (room: HouseDraws['shovelRoom']): Spawn[] => (house.shovelRoom === room ? [{ kind: 'shovel' }] : []);
   return {
     kitchen: [
       { kind: 'sink', tags: ['sink'] },
@@ -71,26 +74,32 @@ export function baseWorld(rng: Rng): Record<RoomName, Spawn[]> {
       { kind: 'freezer' },
       { kind: 'oven' },
       { kind: 'cupboard', contents: [{ kind: 'metal pot' }, { kind: 'tin cup' }, { kind: 'ceramic cup' }] },
-      { kind: 'counter', contents: [{ kind: 'bowl', contents: [food('apple'), food('banana'), food('orange'), food('potato')] }, { kind: 'drawer' }] },
+      { kind: 'counter', contents: [{ kind: 'bowl', contents: [food('apple', 'red apple'), food('banana'), food('orange'), food('potato')] }, { kind: 'drawer' }] },
+      { kind: 'thermometer', temperature: 10 },
+      picture('kitchen'),
       { kind: 'table', contents: [{ kind: 'glass cup' }] },
       { kind: 'chair' },
-      { kind: 'thermometer' },
-      { kind: 'picture' },
       { kind: 'lighter' },
       { kind: 'glass jar', contents: [sub('sodium chloride')] },
       sub('soap'),
       { kind: 'stopwatch' },
     ],
-    bathroom: [{ kind: 'sink' }, { kind: 'toilet', contents: [sub('water')] }, { kind: 'bathtub' }, { kind: 'glass cup' }, { kind: 'picture' }],
-    bedroom: [{ kind: 'bed' }, { kind: 'table', name: 'table' }, { kind: 'closet' }, { kind: 'picture' }, ...(bedroomShelf ? [{ kind: 'bookshelf' } as Spawn] : [])],
-    'living room': [{ kind: 'couch' }, { kind: 'chair' }, { kind: livingTable }, { kind: 'picture' }, ...(livingShelf ? [{ kind: 'bookshelf' } as Spawn] : [])],
+    'living room': [{ kind: 'couch', contents: [{ kind: 'pillow', name: 'white pillow' }] }, { kind: 'chair' }, table, picture('living room'), ...shelf('living room')],
+    bedroom: [
+      { kind: 'bed', contents: [{ kind: 'mattress', contents: [{ kind: 'pillow', name: 'white pillow' }] }] },
+      { kind: 'table', name: 'table' },
+      { kind: 'closet' },
+      picture('bedroom'),
+      ...shelf('bedroom'),
+    ],
+    bathroom: [{ kind: 'sink' }, { kind: 'toilet', contents: [{ kind: 'drain', open: true }, sub('water')] }, { kind: 'bathtub' }, { kind: 'glass cup' }, picture('bathroom')],
     workshop: [
       {
         kind: 'table',
         tags: ['workbench'],
         contents: [
-          ...bulbs.map((c): Spawn => ({ kind: 'light bulb', name: `${c} light bulb` })),
-          ...wires.map((c): Spawn => ({ kind: 'wire', name: `${c} wire` })),
+          ...house.bulbs.map((c): Spawn => ({ kind: 'light bulb', name: `${c} light bulb` })),
+          ...house.wires.map((c): Spawn => ({ kind: 'wire', name: `${c} wire` })),
           { kind: 'switch' },
           { kind: 'battery' },
         ],
@@ -99,17 +108,21 @@ export function baseWorld(rng: Rng): Record<RoomName, Spawn[]> {
     ],
     greenhouse: [
       { kind: 'jug' },
-      { kind: 'beehive', open: true, contents: [1, 2, 3, 4, 5].map((): Spawn => ({ kind: 'animal', name: 'bee', species: 'bee', stage: 2 })) },
+      { kind: 'bee hive', contents: [1, 2, 3, 4, 5].map((): Spawn => ({ kind: 'animal', name: 'bee', species: 'bee', stage: 2 })) },
       { kind: 'sink' },
-      ...(shovelOutside ? [] : [{ kind: 'shovel' } as Spawn]),
+      ...shovel('greenhouse'),
     ],
     'art studio': [
-      { kind: 'table', contents: [{ kind: mixer }, paintCup('red'), paintCup('blue'), paintCup('yellow')] },
-      { kind: 'cupboard', contents: [paintCup('red'), paintCup('blue'), paintCup('yellow')] },
+      { kind: 'table', contents: [house.mixer === 'wood bowl' ? { kind: 'wood bowl', name: 'bowl' } : { kind: house.mixer }] },
+      paintCup('red'),
+      paintCup('blue'),
+      paintCup('yellow'),
+      { kind: 'cupboard', name: 'large cupboard', contents: [paintCup('red'), paintCup('blue'), paintCup('yellow')] },
     ],
-    hallway: [{ kind: 'picture' }],
-    outside: [{ kind: 'fire pit' }, sub('wood'), { kind: 'axe' }, { kind: 'fountain', contents: [sub('water')] }, { kind: 'ground' }, ...(shovelOutside ? [{ kind: 'shovel' } as Spawn] : [])],
-    foundry: [{ kind: 'blast furnace' }, { kind: 'sink' }, { kind: 'steel table' }],
+    hallway: [picture('hallway')],
+    // The fountain fills itself with water on the first tick (empty in the very first observation).
+    outside: [{ kind: 'fire pit' }, sub('wood'), { kind: 'axe' }, { kind: 'fountain' }, { kind: 'ground' }, ...shovel('outside')],
+    foundry: [{ kind: 'blast furnace' }, { kind: 'sink' }, { kind: 'steel table', name: 'table' }],
   };
 }
 

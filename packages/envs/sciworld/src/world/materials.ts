@@ -14,6 +14,8 @@ export interface Material {
   conductive: boolean;
   /** Degrees Celsius at creation (ScienceWorld starts most things at the ambient air temperature). */
   temperature?: number;
+  /** Described by its bare name ("red paint"), not "a substance called …". */
+  bare?: boolean;
 }
 
 const NEVER = 100_000;
@@ -41,7 +43,7 @@ export const MATERIALS = {
   'sodium acetate': { state: 'solid', meltingPoint: 324, boilingPoint: 881, combustionPoint: NEVER, conductive: false },
   ash: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
   soil: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
-  paint: { state: 'liquid', meltingPoint: -10, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
+  paint: { bare: true, state: 'liquid', meltingPoint: -10, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
   // Materials of solid objects (never change state in this engine: only substances do).
   steel: { state: 'solid', meltingPoint: 1400, boilingPoint: 2900, combustionPoint: NEVER, conductive: true },
   iron: { state: 'solid', meltingPoint: 1538, boilingPoint: 2862, combustionPoint: NEVER, conductive: true },
@@ -95,3 +97,9 @@ export function stateAt(materialName: string, temperature: number): StateOfMatte
 export const AMBIENT_C = 25;
 /** Fraction of the temperature gap closed per tick between an object and its surroundings. */
 export const HEAT_TRANSFER_RATE = 0.3;
+
+/**
+ * Per-tick share of the gap closed by an object that touches only the room's air: ScienceWorld's
+ * heat-transfer coefficient (0.1) times air's thermal conductivity (0.01).
+ */
+export const AIR_HEAT_TRANSFER_RATE = 0.001;

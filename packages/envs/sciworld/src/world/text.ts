@@ -1,7 +1,9 @@
 // Every sentence the engine prints, keyed by message id (text kept apart from logic). Strings marked
 // (ref) are verbatim from the reference transcripts; the others follow their style (unconfirmed).
 
-export const article = (name: string): string => (/^[aeiou]/i.test(name) ? `an ${name}` : `a ${name}`);
+/** The names ScienceWorld writes with "an"; every other object gets "a" ("a oven", "a ultra low temperature freezer"). */
+const AN_NAMES = new Set(['axe', 'orange', 'avocado', 'grapefruit', 'inclined plane']);
+export const article = (name: string): string => (AN_NAMES.has(name) ? `an ${name}` : `a ${name}`);
 
 export const TEXT = {
   roomHeader: (room: string) =>
@@ -32,6 +34,7 @@ export const TEXT = {
   pourEmpty: (from: string) => `The ${from} is empty, so there is nothing to pour.`,
   cantPour: (what: string) => `You can't pour the ${what}.`,
   activated: (what: string) => `The ${what} is now activated.`, // (ref)
+  broken: (what: string) => `The ${what} appears broken, and can't be activated or deactivated.`, // (ref: ActionActivate)
   deactivated: (what: string) => `The ${what} is now deactivated.`, // (ref)
   alreadyActivated: (what: string) => `The ${what} is already activated.`, // (ref)
   alreadyDeactivated: (what: string) => `The ${what} is already deactivated.`,

@@ -40,12 +40,14 @@ function bringTo(d: Driver, carrier: Obj, need: { above?: number; below?: number
   holdCarrier(d, carrier);
   const w = d.w;
   let device: Obj | undefined;
-  if (need.above !== undefined && need.above + MARGIN > AMBIENT_C) {
-    const heaters = w.objs.filter((o) => !o.removed && o.parent !== -1 && w.kind(o).heats !== undefined && w.kind(o).heats! >= need.above! + MARGIN);
+  // Loose in a room an object barely exchanges heat with the air (as in ScienceWorld), so every
+  // change goes through a device: a heater to warm (pulsed when hotter than the cap), a cooler to chill.
+  if (need.above !== undefined) {
+    const heaters = w.objs.filter((o) => !o.removed && !o.broken && o.parent !== -1 && w.kind(o).heats !== undefined && w.kind(o).heats! >= need.above! + MARGIN);
     heaters.sort((a, b) => w.kind(a).heats! - w.kind(b).heats!);
     device = heaters[0];
     if (!device) throw new ExpertError(`expert: no heat source reaches ${need.above} C`);
-  } else if (need.below !== undefined && need.below - MARGIN < AMBIENT_C) {
+  } else if (need.below !== undefined) {
     const coolers = w.objs.filter((o) => !o.removed && o.parent !== -1 && w.kind(o).cools !== undefined && w.kind(o).cools! <= need.below! - MARGIN);
     coolers.sort((a, b) => w.kind(b).cools! - w.kind(a).cools!);
     device = coolers[0];
@@ -79,11 +81,12 @@ function stateTask(d: Driver, plan: Extract<Plan, { kind: 'state' }>): void {
   const m = material(plan.material);
   let s = d.find((o) => o.tags.includes('target')) ?? d.find((o) => isSubstance(d, o) && o.material === plan.material && w.roomOf(o.id) === w.room('kitchen'));
   if (!s) {
-    // Water from the kitchen sink: fill a pot under the running tap.
-    const sink = d.need((o) => o.kind === 'sink' && w.roomOf(o.id) === w.room('kitchen'), 'the kitchen sink');
+    // Water from a working sink (the kitchen's unless a task broke it): fill a pot under the running tap.
+    const sink = d.find((o) => o.kind === 'sink' && !o.broken && w.roomOf(o.id) === w.room('kitchen')) ?? d.need((o) => o.kind === 'sink' && !o.broken, 'a working sink');
     const pot = d.need((o) => o.kind === 'metal pot', 'a metal pot');
     d.reach(pot);
     d.act('pick up {a}', pot);
+    d.reach(sink);
     d.act('move {a} to {b}', pot, sink);
     d.act('activate {a}', sink);
     d.act('deactivate {a}', sink);
@@ -285,7 +288,8 @@ function paintTask(d: Driver, plan: Extract<Plan, { kind: 'paint' }>): void {
   const mixer = d.need((o) => o.tags.includes('mixer'), 'the mixing container');
   d.reach(mixer);
   for (const input of plan.inputs) {
-    const paint = d.need((o) => w.name(o) === input && w.isInside(o.id, w.get(mixer.parent).id) && o.parent !== mixer.id, input);
+    // The paints stand in wood cups on the studio floor, beside the table with the mixing container.
+    const paint = d.need((o) => w.name(o) === input && o.parent !== mixer.id && w.get(o.parent).parent === w.roomOf(mixer.id), input);
     d.act('pour {a} into {b}', paint, mixer);
   }
   d.act('mix {a}', mixer);

@@ -5,6 +5,7 @@ import { sub, type RoomName, type Spawn } from '../layout.js';
 import { material as materialOf, UNKNOWN_LETTERS } from '../materials.js';
 import type { GoalSpec, Match } from '../../engine/goals.js';
 import { TEXT } from '../text.js';
+import { changeOfStateCups, type CUPPED_SUBSTANCES } from './task-draws.js';
 
 export type Plan =
   | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
@@ -45,12 +46,28 @@ const target = ['target'];
 
 // ---- change of state ----------------------------------------------------------------------
 
-interface StateSubstance {
-  material: string;
-  place: (c: Contents) => void;
-  /** Water drawn from the kitchen sink (nothing spawned) vs. sinks disabled. */
-  label?: string;
+/**
+ * Mixed-radix decoding the way ScienceWorld enumerates its variations: nested loops over the axes
+ * in order, the last axis fastest (index = ((a0 · n1) + a1) · n2 + a2 …).
+ */
+export function decodeLastFastest(v: number, sizes: number[]): number[] {
+  const out = new Array<number>(sizes.length);
+  for (let i = sizes.length - 1; i >= 0; i--) {
+    out[i] = v % sizes[i]!;
+    v = Math.floor(v / sizes[i]!);
+  }
+  return out;
 }
+
+interface StateSubstance {
+  /** The name the task description uses. */
+  label: string;
+  material: string;
+  /** Edits the world; `cup` is the container the real engine drew for this substance, when it draws one. */
+  place: (c: Contents, cup: (name: CuppedSubstance) => string) => void;
+}
+
+type CuppedSubstance = (typeof CUPPED_SUBSTANCES)[number];
 
 const inRoom = (room: RoomName, s: Spawn) => (c: Contents) => void c[room].push(s);
 const inAppliance = (room: RoomName, kind: string, s: Spawn) => (c: Contents) => {
@@ -61,34 +78,52 @@ const inAppliance = (room: RoomName, kind: string, s: Spawn) => (c: Contents) =>
 const removeKind = (room: RoomName, kind: string) => (c: Contents) => {
   c[room] = c[room].filter((x) => x.kind !== kind);
 };
+/** ScienceWorld's TaskDisable: the room's device stays, broken. */
+const breakKind = (room: RoomName, kind: string) => (c: Contents) => {
+  const dev = c[room].find((x) => x.kind === kind);
+  if (!dev) throw new Error(`sciworld: base world lacks a ${kind} in the ${room}`);
+  dev.broken = true;
+};
+const onWorkshopTable = (s: Spawn) => (c: Contents) => {
+  const table = c.workshop.find((x) => x.tags?.includes('workbench'));
+  if (!table) throw new Error('sciworld: base world lacks the workshop table');
+  (table.contents ??= []).push(s);
+};
+const cupped = (cup: string, material: string, extra: Partial<Spawn> = {}): Spawn => ({ kind: cup as Spawn['kind'], contents: [sub(material, { tags: target, ...extra })] });
 
+/**
+ * The fifteen substances in the real task's order. Water is the kitchen's (or, with the kitchen
+ * sink broken, any other source's); orange juice is the fridge's own cup; a marshmallow or soap goes
+ * in the kitchen cupboard (the real engine shuffles the kitchen's objects to pick among cupboard and
+ * table; the recordings show the cupboard); metals come in the drawn cup on the workshop table.
+ */
 const STATE_SUBSTANCES: StateSubstance[] = [
-  { material: 'water', place: () => undefined },
-  { material: 'water', place: (c) => (removeKind('kitchen', 'sink')(c), inRoom('kitchen', { kind: 'glass cup', contents: [sub('water', { tags: target })] })(c)) },
-  { material: 'water', label: 'ice', place: inAppliance('kitchen', 'freezer', { kind: 'tin cup', contents: [sub('water', { temperature: -10, tags: target })] }) },
-  { material: 'orange juice', place: () => undefined },
-  { material: 'apple juice', place: inAppliance('kitchen', 'fridge', { kind: 'glass cup', contents: [sub('apple juice', { temperature: 4, tags: target })] }) },
-  { material: 'chocolate', place: inRoom('kitchen', sub('chocolate', { tags: target })) },
-  { material: 'marshmallow', place: inRoom('kitchen', sub('marshmallow', { tags: target })) },
-  { material: 'ice cream', place: inAppliance('kitchen', 'freezer', { kind: 'ceramic cup', contents: [sub('ice cream', { tags: target })] }) },
-  { material: 'soap', place: () => undefined },
-  { material: 'rubber', place: inRoom('workshop', sub('rubber', { tags: target })) },
-  { material: 'lead', place: inRoom('workshop', sub('lead', { tags: target })) },
-  { material: 'tin', place: inRoom('workshop', sub('tin', { tags: target })) },
-  { material: 'mercury', place: inRoom('workshop', { kind: 'glass jar', contents: [sub('mercury', { tags: target })] }) },
-  { material: 'gallium', place: inRoom('workshop', sub('gallium', { tags: target })) },
-  { material: 'caesium', place: inRoom('workshop', { kind: 'glass jar', contents: [sub('caesium', { tags: target })] }) },
+  { label: 'water', material: 'water', place: () => undefined },
+  { label: 'water', material: 'water', place: (c) => breakKind('kitchen', 'sink')(c) },
+  { label: 'ice', material: 'water', place: (c) => inAppliance('kitchen', 'freezer', sub('water', { temperature: -10, tags: target }))(c) },
+  { label: 'orange juice', material: 'orange juice', place: () => undefined },
+  { label: 'apple juice', material: 'apple juice', place: (c, cup) => inAppliance('kitchen', 'fridge', cupped(cup('apple juice'), 'apple juice', { temperature: 4 }))(c) },
+  { label: 'chocolate', material: 'chocolate', place: (c) => inAppliance('kitchen', 'fridge', sub('chocolate', { temperature: 4, tags: target }))(c) },
+  { label: 'marshmallow', material: 'marshmallow', place: (c) => inAppliance('kitchen', 'cupboard', sub('marshmallow', { tags: target }))(c) },
+  { label: 'ice cream', material: 'ice cream', place: (c, cup) => inAppliance('kitchen', 'freezer', cupped(cup('ice cream'), 'ice cream'))(c) },
+  { label: 'soap', material: 'soap', place: () => undefined },
+  { label: 'rubber', material: 'rubber', place: (c) => onWorkshopTable(sub('rubber', { tags: target }))(c) },
+  ...(['lead', 'tin', 'mercury', 'gallium', 'caesium'] as const).map(
+    (m): StateSubstance => ({ label: m, material: m, place: (c, cup) => onWorkshopTable(cupped(cup(m), m))(c) }),
+  ),
 ];
 
 const STATE_VERB = { boil: 'boil', melt: 'melt', freeze: 'freeze', change: 'change the state of matter of' } as const;
+const STATE_MODE = { boil: 'boil', melt: 'melt', freeze: 'freeze', change: 'change' } as const;
 
 function stateBuilder(goal: 'boil' | 'melt' | 'freeze' | 'change'): Builder {
   return (v, contents) => {
-    const [si, stove] = decode(v, [STATE_SUBSTANCES.length, 2]);
+    const [si, stove] = decodeLastFastest(v, [STATE_SUBSTANCES.length, 2]);
     const s = STATE_SUBSTANCES[si!]!;
-    s.place(contents);
-    if (stove === 1) removeKind('kitchen', 'stove')(contents);
-    const label = s.label ?? s.material;
+    const cups = changeOfStateCups(v, STATE_MODE[goal]);
+    s.place(contents, (name) => cups[name]);
+    if (stove === 1) breakKind('kitchen', 'stove')(contents);
+    const label = s.label;
     const combustNote = goal === 'boil' ? 'For compounds without a boiling point, combusting the substance is also acceptable. ' : '';
     const description = `Your task is to ${STATE_VERB[goal]} ${label}. ${combustNote}First, focus on the substance. Then, take actions that will cause it to change its state of matter.`;
     const focus = { type: 'focus' as const, match: { material: s.material }, failIfWrong: true };

@@ -1,6 +1,7 @@
 // Builds a playable game for (task, variation, simplifications): base world + the task's edits.
 import { Rng, hashSeed } from '@diffworld/env-core';
-import { ROOMS, baseWorld } from '../layout.js';
+import { baseWorld } from '../layout.js';
+import { drawHouse } from '../house.js';
 import { World } from '../../engine/world.js';
 import { Game, NO_SIMPLIFICATIONS, type Simplifications } from '../../engine/game.js';
 import { BUILDERS, type VariationBuild } from './builders.js';
@@ -34,10 +35,11 @@ export function loadTask(taskName: string, variation: number, preset: Simplifica
   if (!Number.isInteger(variation) || variation < 0 || variation >= info.variations)
     throw new RangeError(`sciworld: task '${info.name}' has variations 0..${info.variations - 1}, got ${variation}`);
   const rng = new Rng(hashSeed(`sciworld:${info.name}:${variation}`));
-  const contents = baseWorld(rng);
+  const house = drawHouse(variation);
+  const contents = baseWorld(house);
   const build = builder(variation, contents, rng);
   const simplifications = resolveSimplifications(preset, info.name);
-  const world = World.build(contents, { openDoors: simplifications.openDoors, agentRoom: rng.pick(ROOMS), inventory: [{ kind: 'food', name: 'orange' }] });
+  const world = World.build(contents, { openDoors: simplifications.openDoors, agentRoom: house.startRoom, inventory: [{ kind: 'food', name: 'orange' }] });
   const game = new Game({ world, description: build.description, goals: build.goals }, { simplifications, stepLimit });
   return { game, build, taskName: info.name, variation };
 }

@@ -1,0 +1,26 @@
+// Random draws the real engine makes while constructing its task catalogue. ScienceWorld seeds its
+// generator with the variation index and then constructs every task (in registration order:
+// change-the-state-of-matter-of, melt, boil, freeze first); each change-of-state task picks a random
+// container for eight of its substances as it is constructed, so those picks depend on the task
+// and the variation — but not on anything the task later does.
+import { JavaRandom } from '../../engine/java-random.js';
+
+/** ContainerMaker.mkRandomLiquidCup's options, indexed by nextInt(7). */
+export const LIQUID_CUPS = ['metal pot', 'glass cup', 'plastic cup', 'tin cup', 'paper cup', 'ceramic cup', 'jug'] as const;
+export type LiquidCup = (typeof LIQUID_CUPS)[number];
+
+/** The substances of a change-of-state task that come in a random cup, in the order they draw. */
+export const CUPPED_SUBSTANCES = ['orange juice', 'apple juice', 'ice cream', 'lead', 'tin', 'mercury', 'gallium', 'caesium'] as const;
+
+const CHANGE_OF_STATE_ORDER = ['change', 'melt', 'boil', 'freeze'] as const;
+export type ChangeOfStateMode = (typeof CHANGE_OF_STATE_ORDER)[number];
+
+/** The cup each cupped substance of `mode` comes in for this variation. */
+export function changeOfStateCups(variation: number, mode: ChangeOfStateMode): Record<(typeof CUPPED_SUBSTANCES)[number], LiquidCup> {
+  const rng = new JavaRandom(variation);
+  const skip = CHANGE_OF_STATE_ORDER.indexOf(mode) * CUPPED_SUBSTANCES.length;
+  for (let i = 0; i < skip; i++) rng.nextInt(LIQUID_CUPS.length);
+  const out = {} as Record<(typeof CUPPED_SUBSTANCES)[number], LiquidCup>;
+  for (const s of CUPPED_SUBSTANCES) out[s] = LIQUID_CUPS[rng.nextInt(LIQUID_CUPS.length)]!;
+  return out;
+}
