@@ -1,6 +1,6 @@
 // The AppWorld EnvSuite: tasks by split, the real engine, the expert, the WM prompt, the local
 // responder, and a reward that is the paper's heuristic or the exact database tests.
-import { EnvSuiteError, noImports, playExpertRecord, withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
+import { playExpertRecord, refuseServerExtras, withStepLimit, type ChatMessage, type EnvSuite, type TaskRef } from '@diffworld/env-core';
 import { corpusRows } from './corpus.js';
 import { AppworldEnv } from './env.js';
 import { SimulatedAppworldEnv } from './simulated-env.js';
@@ -55,15 +55,7 @@ export function createAppworldSuite(opts: { reward?: RewardMode } = {}): EnvSuit
       if (mode === 'exact') return replayActions(task, trajectory.filter((m) => m.role === 'assistant').map((m) => m.content)).success ? 1 : 0;
       return heuristicReward(trajectory, task.variant.instruction, task.variant.answer === null ? null : String(task.variant.answer));
     },
-    server: {
-      defaultPort: 30002,
-      start: ({ gamesFile, prompts, ...serverOpts }) => {
-        if (gamesFile) return Promise.reject(noImports('appworld'));
-        // The reference protocol has no prompt route: a set is for the corpus, eval and the simulated env.
-        if (prompts) return Promise.reject(new EnvSuiteError('no_prompts', 'the appworld server serves no prompts (the reference protocol has no route for them); use --prompts with env corpus or eval agent'));
-        return startAppworldServer(serverOpts);
-      },
-    },
+    server: { defaultPort: 30002, start: ({ gamesFile, prompts, ...serverOpts }) => refuseServerExtras('appworld', { gamesFile, prompts }) ?? startAppworldServer(serverOpts) },
   };
   return suite;
 }

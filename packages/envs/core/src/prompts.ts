@@ -5,6 +5,7 @@
 // values out of example texts; every example must agree, and the examples that do not are named.
 import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '@diffworld/dataset';
+import { LocatedError } from './located-error.js';
 
 /** One piece of a template: literal text, or a hole filled at render time. */
 export type TemplatePart = { readonly text: string } | { readonly slot: string };
@@ -38,15 +39,8 @@ export interface PromptSet {
 export const PROMPT_SET_FORMAT = 'diffworld.prompts/1';
 
 /** A bad prompt file, example or render; `where` names the file, field or example. */
-export class PromptSetError extends Error {
+export class PromptSetError extends LocatedError {
   override readonly name = 'PromptSetError';
-  readonly badInput = true;
-  constructor(
-    readonly where: string,
-    message: string,
-  ) {
-    super(`${where}: ${message}`);
-  }
 }
 
 /** One text the template must reproduce, with the values its slots take there, in text order. */

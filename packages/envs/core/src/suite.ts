@@ -154,6 +154,16 @@ export function noImports(env: string): EnvSuiteError {
   return new EnvSuiteError('no_imports', `${env} has no imported games: only alfworld imports the paper's rows`);
 }
 
+/**
+ * For a server that serves neither imported games nor prompts (its protocol has no route for them):
+ * a rejection naming the env when either was asked for, else undefined.
+ */
+export function refuseServerExtras(env: string, extras: { gamesFile?: string | undefined; prompts?: PromptSet | undefined }): Promise<never> | undefined {
+  if (extras.gamesFile) return Promise.reject(noImports(env));
+  if (extras.prompts) return Promise.reject(new EnvSuiteError('no_prompts', `the ${env} server serves no prompts (its protocol has no route for them); use --prompts with env corpus or eval agent`));
+  return undefined;
+}
+
 /** Looks an env up in a name → suite table, or throws naming the valid envs. */
 export function suiteByName<T extends EnvSuite>(table: Readonly<Record<string, T>>, name: string | undefined): T {
   const names = Object.keys(table).join(', ');

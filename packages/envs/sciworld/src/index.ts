@@ -12,7 +12,7 @@ export { AGENT_SYSTEM_PROMPT, taskUserMessage, frameObservation, INVALID_ACTION_
 export { parseSciworldAction } from './harness/parse.js';
 export { SCIWORLD_PROMPT_SLOTS, SCIWORLD_WM_SLOTS, WALK_ROOMS, actionTemplates, worldModelSlots } from './harness/prompt-set.js';
 export { extractSciworldPrompts, compareSciworldPrompts } from './paper/prompts.js';
-export { readSciworldRows, parseSciworldRow, SciworldRowError, type SciworldPaperRow } from './paper/rows.js';
+export { readSciworldRows, parseSciworldRow, type SciworldPaperRow } from './paper/rows.js';
 export { worldModelPrompt, actionWorldModelPrompt, taskSnapshot, currentRoom, type TaskSnapshot } from './harness/wm-prompt.js';
 export { sciworldLocalResponder, trackInventory } from './harness/responder.js';
 export { sciworldReward, replayScore, shapeReward, repetitionCount, trajectoryActions } from './harness/reward.js';

@@ -1,5 +1,5 @@
 // sciworldSuite: everything the trainer, the corpus builder, eval and the CLI need, behind env-core's EnvSuite.
-import { EnvSuiteError, noImports, withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
+import { refuseServerExtras, withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
 import { SCIWORLD_SPLITS } from './world/tasks/catalog.js';
 import { ENV_NAME, sciworldTasks } from './world/tasks/split-tasks.js';
 import { SciworldEnv } from './env.js';
@@ -46,13 +46,6 @@ export const sciworldSuite: EnvSuite = {
   reward: (trajectory: ChatMessage[], task: TaskRef) => sciworldReward(trajectory, task),
   parseAction: (completion: string) => parseSciworldAction(completion),
   // The reference's SciWorld server hard-codes 30003 (ALFWorld's port too); its clients use 30004.
-  server: {
-    defaultPort: 30004,
-    start: ({ gamesFile, prompts, ...opts }) => {
-      if (gamesFile) return Promise.reject(noImports('sciworld'));
-      // Every POST path is a step in the reference protocol, so there is no route to serve prompts on.
-      if (prompts) return Promise.reject(new EnvSuiteError('no_prompts', "the sciworld server answers every POST path with a step (the reference protocol): it serves no prompts; use --prompts with env corpus or eval agent"));
-      return startSciworldServer(opts);
-    },
-  },
+  // Every POST path is a step in the reference protocol: no route for prompts.
+  server: { defaultPort: 30004, start: ({ gamesFile, prompts, ...opts }) => refuseServerExtras('sciworld', { gamesFile, prompts }) ?? startSciworldServer(opts) },
 };

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPromptSet, writePromptSet, type PromptSet, type WorldModelRequest } from '@diffworld/env-core';
+import { loadPromptSet, tempJsonlFile, writePromptSet, type PromptSet, type WorldModelRequest } from '@diffworld/env-core';
 import { corpusEpisodes, corpusRows } from '../corpus.js';
 import { cachedGame, goalMeta, registerGames } from '../engine/splits.js';
 import { AGENT_SYSTEM_PROMPT } from '../harness/agent.js';
@@ -23,12 +23,7 @@ const SYNTHETIC_SYSTEM = 'You are a synthetic test agent.\nAnswer with one line:
 const withSystem = (r: PaperRow, system = SYNTHETIC_SYSTEM): PaperRow => ({ ...r, messages: [{ role: 'system', content: system }, ...r.messages.slice(1)] });
 const OTHER_SCENE = SAMPLE_PROMPT.replace('- fork 1: on cabinet 1\n', '').replace('- drawer 1 (open)\n', '');
 
-function rowsFile(rows: readonly PaperRow[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'alf-prompts-'));
-  const path = join(dir, 'rows.jsonl');
-  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  return path;
-}
+const rowsFile = (rows: readonly object[]) => tempJsonlFile(rows, 'alf-prompts-');
 
 async function syntheticSet(): Promise<PromptSet> {
   return (await extractPaperPrompts([rowsFile([withSystem(samplePaperRow()), withSystem(samplePaperRow({ wm_system_prompt: OTHER_SCENE }))])])).set;

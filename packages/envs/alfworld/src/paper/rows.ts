@@ -3,7 +3,7 @@
 // INITIAL OBJECT LOCATIONS sections are a walk of the real scene. Read from the user's copy; the
 // rows are the paper's data and never enter this repository.
 import { readJsonlValues } from '@diffworld/dataset';
-import type { ChatMessage } from '@diffworld/env-core';
+import { PaperRowError, type ChatMessage } from '@diffworld/env-core';
 import { isTaskType, type TaskType } from '../world/tasks.js';
 
 export interface PaperRow {
@@ -21,17 +21,8 @@ export interface PaperRow {
   init_admissible: string[];
 }
 
-/** A row that is not one of the paper's ALFWorld rows; `where` names the line and field. */
-export class PaperRowError extends Error {
-  override readonly name = 'PaperRowError';
-  readonly badInput = true;
-  constructor(
-    readonly where: string,
-    message: string,
-  ) {
-    super(`${where}: ${message}`);
-  }
-}
+// A row that is not one of the paper's rows: env-core's PaperRowError (`where` names the line and field).
+export { PaperRowError };
 
 const STRING_FIELDS = ['game_file', 'split', 'task_type', 'target_obj', 'destination', 'mrecep', 'toggle_target', 'wm_system_prompt'] as const;
 

@@ -1,9 +1,6 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { worldModelTemplate, type WorldModelRequest } from '@diffworld/env-core';
+import { sharedDataFiles, tempJsonlFile, worldModelTemplate, type WorldModelRequest } from '@diffworld/env-core';
 import { corpusRows } from '../corpus.js';
 import { agentSystemPrompt } from '../harness/prompt.js';
 import { groundingPrompt } from '../harness/wm.js';
@@ -17,11 +14,7 @@ const row = (system = SYSTEM, asString = true) => {
   const messages = [{ role: 'system', content: system }, { role: 'user', content: 'Do the thing.' }];
   return { task_id: 'abc1234_1', instruction: 'Do the thing.', messages: asString ? JSON.stringify(messages) : messages };
 };
-function rowsFile(rows: readonly object[]): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'app-prompts-')), 'rows.jsonl');
-  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  return path;
-}
+const rowsFile = (rows: readonly object[]) => tempJsonlFile(rows, 'app-prompts-');
 
 describe('extractAppworldPrompts / compareAppworldPrompts (synthetic rows)', () => {
   it('derive the agent prompt (messages as JSON text or a list) and no world-model template', async () => {
@@ -36,7 +29,7 @@ describe('extractAppworldPrompts / compareAppworldPrompts (synthetic rows)', () 
   });
 
   it('bad rows name the line and field', () => {
-    expect(() => paperRowMessages({ messages: '[' }, 'f:1')).toThrow(/f:1: messages: a string that is not JSON/);
+    expect(() => paperRowMessages({ messages: '[' }, 'f:1')).toThrow(/f:1: messages: expected an array of \{role, content\} \(or its JSON text\)/);
     expect(() => paperRowMessages({ messages: [{ role: 'user' }] }, 'f:2')).toThrow(/f:2: messages/);
   });
 
@@ -59,16 +52,7 @@ describe('extractAppworldPrompts / compareAppworldPrompts (synthetic rows)', () 
 });
 
 const PAPER_DIR = fileURLToPath(new URL('../../../../../../shared/data/paper/appworld/', import.meta.url));
-const FILES = ['appworld_rl_split_clean.jsonl', 'appworld_sft_gpt_agent.jsonl'].map((f) => PAPER_DIR + f);
-
-function paperFiles(): string[] | undefined {
-  const missing = FILES.filter((p) => !existsSync(p));
-  if (missing.length === 0) return FILES;
-  const reason = `the paper's AppWorld rows are not at ${PAPER_DIR} (missing ${missing.join(', ')})`;
-  if (process.env.CI === 'true') throw new Error(`${reason}; CI must have them`);
-  console.log(`skipping: ${reason}`);
-  return undefined;
-}
+const paperFiles = () => sharedDataFiles(PAPER_DIR, ['appworld_rl_split_clean.jsonl', 'appworld_sft_gpt_agent.jsonl'], "the paper's AppWorld rows");
 
 describe("the paper's AppWorld rows (../shared/data/paper/appworld)", () => {
   const files = paperFiles();

@@ -1,9 +1,6 @@
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { PromptSet, WorldModelRequest } from '@diffworld/env-core';
+import { PaperRowError, sharedDataFiles, tempJsonlFile, type PromptSet, type WorldModelRequest } from '@diffworld/env-core';
 import { corpusRows } from '../corpus.js';
 import { AGENT_SYSTEM_PROMPT } from '../harness/prompt.js';
 import { WALK_ROOMS, actionTemplates, worldModelSlots } from '../harness/prompt-set.js';
@@ -11,7 +8,7 @@ import { worldModelPrompt } from '../harness/wm-prompt.js';
 import { sciworldSuite } from '../suite.js';
 import { sciworldTasks } from '../world/tasks/split-tasks.js';
 import { compareSciworldPrompts, extractSciworldPrompts } from './prompts.js';
-import { SciworldRowError, parseSciworldRow } from './rows.js';
+import { parseSciworldRow } from './rows.js';
 
 // Rows of the paper's shape whose prose is written here (synthetic, not the paper's): the baked
 // prompt puts our engine's values for the task between made-up labels.
@@ -23,11 +20,7 @@ function syntheticRow(t = task, system = SYSTEM) {
   const wm = `# WORLD\nGoal: ${v.task}\nKind: ${v.task_type}\n# START\n${v.starting_state}\n# MAP\n${v.room_map}\n# VERBS ${v.action_templates}`;
   return { task_id: t.id, instruction: v.task, ground_truth: '', max_turns: 50, wm_system_prompt: wm, messages: JSON.stringify([{ role: 'system', content: system }, { role: 'user', content: `Task: ${v.task}\n\nYou are in: ${v.starting_state}` }]) };
 }
-function rowsFile(rows: readonly object[]): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'sci-prompts-')), 'rows.jsonl');
-  writeFileSync(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  return path;
-}
+const rowsFile = (rows: readonly object[]) => tempJsonlFile(rows, 'sci-prompts-');
 
 describe('extractSciworldPrompts / compareSciworldPrompts (synthetic rows)', () => {
   it("cut the task's parts out of the baked prompt; the set renders our prompts identical to rows built from our engine", async () => {
@@ -59,7 +52,7 @@ describe('extractSciworldPrompts / compareSciworldPrompts (synthetic rows)', () 
   });
 
   it('rows are validated with the line and field named', () => {
-    expect(() => parseSciworldRow({ ...syntheticRow(), task_id: 'boil' }, 'f:1')).toThrow(SciworldRowError);
+    expect(() => parseSciworldRow({ ...syntheticRow(), task_id: 'boil' }, 'f:1')).toThrow(PaperRowError);
     expect(() => parseSciworldRow({ ...syntheticRow(), messages: '[' }, 'f:2')).toThrow(/f:2: messages/);
     expect(parseSciworldRow(syntheticRow(), 'f:3').messages[0]).toEqual({ role: 'system', content: SYSTEM });
   });
@@ -96,16 +89,7 @@ describe('the suite, corpus and simulated env with a prompt set', () => {
 
 const PAPER_DIR = fileURLToPath(new URL('../../../../../../shared/data/paper/sciworld/', import.meta.url));
 const SPLIT_FILES = ['sciworld_rl_split.jsonl', 'sciworld_test_split.jsonl'].map((f) => PAPER_DIR + f);
-const ALL_FILES = [...SPLIT_FILES, PAPER_DIR + 'sciworld_sft_gpt_perfect.jsonl'];
-
-function paperFiles(): string[] | undefined {
-  const missing = ALL_FILES.filter((p) => !existsSync(p));
-  if (missing.length === 0) return ALL_FILES;
-  const reason = `the paper's ScienceWorld rows are not at ${PAPER_DIR} (missing ${missing.join(', ')})`;
-  if (process.env.CI === 'true') throw new Error(`${reason}; CI must have them`);
-  console.log(`skipping: ${reason}`);
-  return undefined;
-}
+const paperFiles = () => sharedDataFiles(PAPER_DIR, ['sciworld_rl_split.jsonl', 'sciworld_test_split.jsonl', 'sciworld_sft_gpt_perfect.jsonl'], "the paper's ScienceWorld rows");
 
 describe("the paper's ScienceWorld rows (../shared/data/paper/sciworld)", () => {
   const files = paperFiles();

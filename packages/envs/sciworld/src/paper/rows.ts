@@ -3,7 +3,7 @@
 // files, a list in the SFT file) and `wm_system_prompt`. Read from the user's copy; the rows are the
 // paper's data and never enter this repository.
 import { readJsonlValues } from '@diffworld/dataset';
-import type { ChatMessage } from '@diffworld/env-core';
+import { PaperRowError, chatMessagesOf, type ChatMessage } from '@diffworld/env-core';
 
 export interface SciworldPaperRow {
   task_id: string;
@@ -12,40 +12,19 @@ export interface SciworldPaperRow {
   wm_system_prompt: string;
 }
 
-/** A row that is not one of the paper's ScienceWorld rows; `where` names the line and field. */
-export class SciworldRowError extends Error {
-  override readonly name = 'SciworldRowError';
-  readonly badInput = true;
-  constructor(
-    readonly where: string,
-    message: string,
-  ) {
-    super(`${where}: ${message}`);
-  }
+/** Validates one parsed JSON value as a paper row. */
+export function parseSciworldRow(value: unknown, where: string): SciworldPaperRow {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new PaperRowError(where, 'expected a JSON object');
+  const r = value as Record<string, unknown>;
+  for (const f of ['task_id', 'instruction', 'wm_system_prompt'] as const) if (typeof r[f] !== 'string') throw new PaperRowError(`${where}: ${f}`, 'expected a string');
+  if (!/_v\d+$/.test(r.task_id as string)) throw new PaperRowError(`${where}: task_id`, `expected "{task}_v{variation}", got ${JSON.stringify(r.task_id)}`);
+  return { task_id: r.task_id as string, instruction: r.instruction as string, wm_system_prompt: r.wm_system_prompt as string, messages: messagesOf(r.messages, where) };
 }
 
 function messagesOf(v: unknown, where: string): ChatMessage[] {
-  let list = v;
-  if (typeof v === 'string') {
-    try {
-      list = JSON.parse(v);
-    } catch {
-      throw new SciworldRowError(`${where}: messages`, 'a string that is not JSON');
-    }
-  }
-  if (!Array.isArray(list) || !list.every((m) => typeof m?.role === 'string' && typeof m?.content === 'string')) {
-    throw new SciworldRowError(`${where}: messages`, 'expected an array of {role, content} (or its JSON text)');
-  }
-  return list as ChatMessage[];
-}
-
-/** Validates one parsed JSON value as a paper row. */
-export function parseSciworldRow(value: unknown, where: string): SciworldPaperRow {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new SciworldRowError(where, 'expected a JSON object');
-  const r = value as Record<string, unknown>;
-  for (const f of ['task_id', 'instruction', 'wm_system_prompt'] as const) if (typeof r[f] !== 'string') throw new SciworldRowError(`${where}: ${f}`, 'expected a string');
-  if (!/_v\d+$/.test(r.task_id as string)) throw new SciworldRowError(`${where}: task_id`, `expected "{task}_v{variation}", got ${JSON.stringify(r.task_id)}`);
-  return { task_id: r.task_id as string, instruction: r.instruction as string, wm_system_prompt: r.wm_system_prompt as string, messages: messagesOf(r.messages, where) };
+  const messages = chatMessagesOf(v);
+  if (!messages) throw new PaperRowError(`${where}: messages`, 'expected an array of {role, content} (or its JSON text)');
+  return messages;
 }
 
 /** Every row of a JSONL file of paper rows, validated. */
