@@ -43,7 +43,14 @@ CREATE TABLE venmo_friends (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, fr
 CREATE TABLE venmo_payment_cards (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, card_name TEXT NOT NULL, owner_name TEXT NOT NULL,
   card_number TEXT NOT NULL, expiry_year INTEGER NOT NULL, expiry_month INTEGER NOT NULL, cvv_number TEXT NOT NULL);
 CREATE TABLE venmo_transactions (id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, receiver_id INTEGER NOT NULL, amount REAL NOT NULL,
-  description TEXT NOT NULL, private INTEGER NOT NULL, payment_card_id INTEGER, like_count INTEGER NOT NULL, created_at TEXT NOT NULL);
+  description TEXT NOT NULL, private INTEGER NOT NULL, payment_card_id INTEGER, like_count INTEGER NOT NULL, created_at TEXT NOT NULL,
+  updated_at TEXT);
+CREATE TABLE venmo_transaction_likes (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, transaction_id INTEGER NOT NULL, created_at TEXT NOT NULL,
+  UNIQUE (user_id, transaction_id));
+CREATE TABLE venmo_comments (id INTEGER PRIMARY KEY, transaction_id INTEGER NOT NULL, user_id INTEGER NOT NULL, comment TEXT NOT NULL,
+  like_count INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE venmo_comment_likes (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, comment_id INTEGER NOT NULL, created_at TEXT NOT NULL,
+  UNIQUE (user_id, comment_id));
 CREATE TABLE venmo_payment_requests (id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, receiver_id INTEGER NOT NULL, amount REAL NOT NULL,
   description TEXT NOT NULL, private INTEGER NOT NULL, created_at TEXT NOT NULL, approved_at TEXT, denied_at TEXT);
 
@@ -76,6 +83,7 @@ export const TABLES = [
   'liked_songs', 'liked_albums', 'liked_playlists', 'following_artists', 'downloaded_songs',
   'song_reviews', 'album_reviews', 'playlist_reviews',
   'venmo_balances', 'venmo_friends', 'venmo_payment_cards', 'venmo_transactions', 'venmo_payment_requests',
+  'venmo_transaction_likes', 'venmo_comments', 'venmo_comment_likes',
   'contacts', 'text_messages', 'alarms', 'fs_entries', 'notes',
 ] as const;
 export type TableName = (typeof TABLES)[number];

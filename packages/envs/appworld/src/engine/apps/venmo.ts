@@ -7,7 +7,7 @@ import { accountApis, userByEmail, userById, type UserRow } from './common.js';
 
 const def = declarer('venmo');
 
-interface TxRow { id: number; sender_id: number; receiver_id: number; amount: number; description: string; private: number; payment_card_id: number | null; like_count: number; created_at: string }
+interface TxRow { id: number; sender_id: number; receiver_id: number; amount: number; description: string; private: number; payment_card_id: number | null; like_count: number; created_at: string; updated_at?: string | null }
 interface RequestRow { id: number; sender_id: number; receiver_id: number; amount: number; description: string; private: number; created_at: string; approved_at: string | null; denied_at: string | null }
 interface CardRow { id: number; user_id: number; card_name: string; owner_name: string; card_number: string; expiry_year: number; expiry_month: number }
 
@@ -15,10 +15,32 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 const personOf = (u: UserRow | undefined): Json => (u ? { name: `${u.first_name} ${u.last_name}`, email: u.email } : null);
 /** The card's last four digits, or null when paid from the balance (AppWorld shows digits, never the card id). */
 const cardDigits = (ctx: ApiContext, id: number | null) => (id === null ? null : ((ctx.db.prepare('SELECT card_number FROM venmo_payment_cards WHERE id = ?').get(id) as { card_number: string } | undefined)?.card_number.slice(-4) ?? null));
-// comment_count: this world has no transaction comments (the comment APIs are not implemented), so 0 is the true count.
-const txView = (ctx: ApiContext, t: TxRow) => ({ transaction_id: t.id, amount: t.amount, description: t.description, created_at: t.created_at, updated_at: t.created_at, private: t.private === 1, like_count: t.like_count, comment_count: 0, payment_card_digits: cardDigits(ctx, t.payment_card_id), sender: personOf(userById(ctx, t.sender_id)), receiver: personOf(userById(ctx, t.receiver_id)) });
+const commentCount = (ctx: ApiContext, id: number) => (ctx.db.prepare('SELECT count(*) AS n FROM venmo_comments WHERE transaction_id = ?').get(id) as { n: number }).n;
+const txView = (ctx: ApiContext, t: TxRow) => ({ transaction_id: t.id, amount: t.amount, description: t.description, created_at: t.created_at, updated_at: t.updated_at ?? t.created_at, private: t.private === 1, like_count: t.like_count, comment_count: commentCount(ctx, t.id), payment_card_digits: cardDigits(ctx, t.payment_card_id), sender: personOf(userById(ctx, t.sender_id)), receiver: personOf(userById(ctx, t.receiver_id)) });
 const requestStatus = (r: RequestRow) => (r.approved_at ? 'approved' : r.denied_at ? 'denied' : 'pending');
 const requestView = (ctx: ApiContext, r: RequestRow) => ({ payment_request_id: r.id, amount: r.amount, description: r.description, created_at: r.created_at, updated_at: r.approved_at ?? r.denied_at ?? r.created_at, approved_at: r.approved_at, denied_at: r.denied_at, private: r.private === 1, sender: personOf(userById(ctx, r.sender_id)), receiver: personOf(userById(ctx, r.receiver_id)) });
+
+/** A transaction the caller may see: public, or private with the caller as a party. */
+function visibleTx(ctx: ApiContext, id: number): TxRow {
+  const t = ctx.db.prepare('SELECT * FROM venmo_transactions WHERE id = ?').get(id) as TxRow | undefined;
+  if (!t) notFound('transaction');
+  if (t.private === 1 && t.sender_id !== me(ctx) && t.receiver_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this transaction.');
+  return t;
+}
+
+interface CommentRow { id: number; transaction_id: number; user_id: number; comment: string; like_count: number; created_at: string; updated_at: string }
+const commentView = (ctx: ApiContext, c: CommentRow) => ({ comment_id: c.id, transaction_id: c.transaction_id, user: personOf(userById(ctx, c.user_id)), comment: c.comment, like_count: c.like_count, created_at: c.created_at, updated_at: c.updated_at });
+function visibleComment(ctx: ApiContext, id: number): CommentRow {
+  const c = ctx.db.prepare('SELECT * FROM venmo_comments WHERE id = ?').get(id) as CommentRow | undefined;
+  if (!c) notFound('comment');
+  visibleTx(ctx, c.transaction_id);
+  return c;
+}
+function ownComment(ctx: ApiContext, id: number): CommentRow {
+  const c = visibleComment(ctx, id);
+  if (c.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to modify this comment.');
+  return c;
+}
 
 function venmoUser(ctx: ApiContext, email: string): UserRow {
   const u = userByEmail(ctx, email);
@@ -131,21 +153,66 @@ export const venmoApis: ApiDef[] = [
     );
     return pageOf(rows.map((t) => txView(ctx, t)), a, TX_SORT);
   }),
-  def('show_transaction', { description: 'Show details of a transaction.', params: [req.int('transaction_id')] }, (ctx, a) => {
-    const t = ctx.db.prepare('SELECT * FROM venmo_transactions WHERE id = ?').get(a.transaction_id) as TxRow | undefined;
-    if (!t) notFound('transaction');
-    if (t.private === 1 && t.sender_id !== me(ctx) && t.receiver_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this transaction.');
-    return txView(ctx, t);
-  }),
+  def('show_transaction', { description: 'Show details of a transaction.', params: [req.int('transaction_id')] }, (ctx, a) => txView(ctx, visibleTx(ctx, Number(a.transaction_id)))),
   def('create_transaction', { description: 'Send money to a user.', params: [req.str('receiver_email', { constraints: EMAIL }), req.num('amount', AMOUNT), opt.str('description', { default: '' }), opt.int('payment_card_id'), opt.bool('private', { default: false })] }, (ctx, a) => {
     const u = venmoUser(ctx, str(a, 'receiver_email'));
     const id = pay(ctx, u.id, num2(a.amount), str(a, 'description'), optBool(a, 'private') === true, optNum(a, 'payment_card_id'));
     return ok('Sent money.', { transaction_id: id });
   }),
+  def('update_transaction', { method: 'PATCH', description: 'Update the description or privacy of a transaction you sent.', params: [req.int('transaction_id'), opt.str('description'), opt.bool('private')] }, (ctx, a) => {
+    const t = visibleTx(ctx, Number(a.transaction_id));
+    if (t.sender_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to update this transaction.');
+    const priv = optBool(a, 'private');
+    ctx.db.prepare('UPDATE venmo_transactions SET description = ?, private = ?, updated_at = ? WHERE id = ?').run(optStr(a, 'description') ?? t.description, priv === null ? t.private : priv ? 1 : 0, ctx.now, t.id);
+    return ok('Transaction updated.');
+  }),
   def('like_transaction', { description: 'Like a transaction.', params: [req.int('transaction_id')] }, (ctx, a) => {
-    me(ctx);
-    if (ctx.db.prepare('UPDATE venmo_transactions SET like_count = like_count + 1 WHERE id = ?').run(a.transaction_id).changes === 0) notFound('transaction');
+    const t = visibleTx(ctx, Number(a.transaction_id));
+    if (ctx.db.prepare('SELECT 1 FROM venmo_transaction_likes WHERE user_id = ? AND transaction_id = ?').get(me(ctx), t.id)) throw new ApiError(422, 'You have already liked this transaction.');
+    ctx.db.prepare('INSERT INTO venmo_transaction_likes (user_id, transaction_id, created_at) VALUES (?, ?, ?)').run(me(ctx), t.id, ctx.now);
+    ctx.db.prepare('UPDATE venmo_transactions SET like_count = like_count + 1 WHERE id = ?').run(t.id);
     return ok('Liked transaction.');
+  }),
+  def('unlike_transaction', { method: 'DELETE', description: 'Unlike a transaction.', params: [req.int('transaction_id')] }, (ctx, a) => {
+    const t = visibleTx(ctx, Number(a.transaction_id));
+    if (ctx.db.prepare('DELETE FROM venmo_transaction_likes WHERE user_id = ? AND transaction_id = ?').run(me(ctx), t.id).changes === 0) throw new ApiError(422, 'You have not liked this transaction.');
+    ctx.db.prepare('UPDATE venmo_transactions SET like_count = like_count - 1 WHERE id = ?').run(t.id);
+    return ok('Unliked transaction.');
+  }),
+  def('show_transaction_comments', { description: 'Get a list of comments on a transaction.', params: [req.int('transaction_id'), ...PAGING] }, (ctx, a) => {
+    const t = visibleTx(ctx, Number(a.transaction_id));
+    const rows = ctx.db.prepare('SELECT * FROM venmo_comments WHERE transaction_id = ? ORDER BY id').all(t.id) as CommentRow[];
+    return pageOf(rows.map((c) => commentView(ctx, c)), a, []);
+  }),
+  def('show_transaction_comment', { description: 'Show a comment on a transaction.', params: [req.int('comment_id')] }, (ctx, a) => commentView(ctx, visibleComment(ctx, Number(a.comment_id)))),
+  def('create_transaction_comment', { description: 'Comment on a transaction.', params: [req.int('transaction_id'), req.str('comment', { constraints: [{ kind: 'minLength', value: 1 }] })] }, (ctx, a) => {
+    const t = visibleTx(ctx, Number(a.transaction_id));
+    const r = ctx.db.prepare('INSERT INTO venmo_comments (transaction_id, user_id, comment, like_count, created_at, updated_at) VALUES (?, ?, ?, 0, ?, ?)').run(t.id, me(ctx), str(a, 'comment'), ctx.now, ctx.now);
+    return ok('Comment created.', { comment_id: Number(r.lastInsertRowid) });
+  }),
+  def('update_transaction_comment', { method: 'PATCH', description: 'Update your comment on a transaction.', params: [req.int('comment_id'), req.str('comment', { constraints: [{ kind: 'minLength', value: 1 }] })] }, (ctx, a) => {
+    const c = ownComment(ctx, Number(a.comment_id));
+    ctx.db.prepare('UPDATE venmo_comments SET comment = ?, updated_at = ? WHERE id = ?').run(str(a, 'comment'), ctx.now, c.id);
+    return ok('Comment updated.');
+  }),
+  def('delete_transaction_comment', { method: 'DELETE', description: 'Delete your comment on a transaction.', params: [req.int('comment_id')] }, (ctx, a) => {
+    const c = ownComment(ctx, Number(a.comment_id));
+    ctx.db.prepare('DELETE FROM venmo_comment_likes WHERE comment_id = ?').run(c.id);
+    ctx.db.prepare('DELETE FROM venmo_comments WHERE id = ?').run(c.id);
+    return ok('Comment deleted.');
+  }),
+  def('like_transaction_comment', { description: 'Like a comment on a transaction.', params: [req.int('comment_id')] }, (ctx, a) => {
+    const c = visibleComment(ctx, Number(a.comment_id));
+    if (ctx.db.prepare('SELECT 1 FROM venmo_comment_likes WHERE user_id = ? AND comment_id = ?').get(me(ctx), c.id)) throw new ApiError(422, 'You have already liked this comment.');
+    ctx.db.prepare('INSERT INTO venmo_comment_likes (user_id, comment_id, created_at) VALUES (?, ?, ?)').run(me(ctx), c.id, ctx.now);
+    ctx.db.prepare('UPDATE venmo_comments SET like_count = like_count + 1 WHERE id = ?').run(c.id);
+    return ok('Liked comment.');
+  }),
+  def('unlike_transaction_comment', { method: 'DELETE', description: 'Unlike a comment on a transaction.', params: [req.int('comment_id')] }, (ctx, a) => {
+    const c = visibleComment(ctx, Number(a.comment_id));
+    if (ctx.db.prepare('DELETE FROM venmo_comment_likes WHERE user_id = ? AND comment_id = ?').run(me(ctx), c.id).changes === 0) throw new ApiError(422, 'You have not liked this comment.');
+    ctx.db.prepare('UPDATE venmo_comments SET like_count = like_count - 1 WHERE id = ?').run(c.id);
+    return ok('Unliked comment.');
   }),
   def('show_received_payment_requests', { description: 'Get a list of payment requests you have received.', params: [ACCESS_TOKEN, REQUEST_STATUS, ...PAGING] }, (ctx, a) => {
     const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE receiver_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter((r) => optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status'));
@@ -173,6 +240,13 @@ export const venmoApis: ApiDef[] = [
     if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
     ctx.db.prepare('UPDATE venmo_payment_requests SET denied_at = ? WHERE id = ?').run(ctx.now, r.id);
     return ok('Payment request denied.');
+  }),
+  def('update_payment_request', { method: 'PATCH', description: 'Update a pending payment request you sent.', params: [req.int('payment_request_id'), opt.num('amount', AMOUNT), opt.str('description'), opt.bool('private')] }, (ctx, a) => {
+    const r = ownRequest(ctx, Number(a.payment_request_id), 'sender_id');
+    if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
+    const priv = optBool(a, 'private');
+    ctx.db.prepare('UPDATE venmo_payment_requests SET amount = ?, description = ?, private = ? WHERE id = ?').run(optNum(a, 'amount') === null ? r.amount : round2(optNum(a, 'amount')!), optStr(a, 'description') ?? r.description, priv === null ? r.private : priv ? 1 : 0, r.id);
+    return ok('Payment request updated.');
   }),
   def('delete_payment_request', { method: 'DELETE', description: 'Delete a pending payment request you sent.', params: [req.int('payment_request_id')] }, (ctx, a) => {
     const r = ownRequest(ctx, Number(a.payment_request_id), 'sender_id');

@@ -1,0 +1,68 @@
+// venmo's social layer: transaction likes (once per user), comments with likes, edits by their authors only.
+import { describe, expect, it } from 'vitest';
+import type { CallResult } from './types.js';
+import { sharedTemplate, type AppWorldSession } from './world.js';
+
+const world = sharedTemplate();
+type Person = { id: number; email: string };
+const [alice, bob] = world.query<Person>('SELECT id, email FROM users WHERE id IN (6, 7) ORDER BY id') as [Person, Person];
+
+function tokenFor(s: AppWorldSession, who: Person): (api: string, args?: object) => CallResult {
+  const pw = world.query<{ password: string }>("SELECT password FROM accounts WHERE user_id = ? AND app = 'venmo'", who.id)[0]!.password;
+  const t = (s.callTool('venmo__login', { username: who.email, password: pw }).body as { access_token: string }).access_token;
+  return (api, args = {}) => s.callTool(`venmo__${api}`, { ...args, access_token: t });
+}
+
+describe('venmo likes and comments', () => {
+  it('likes once per user, comments count on the transaction, and only authors edit', () => {
+    const s = world.open({ supervisorId: alice.id });
+    const a = tokenFor(s, alice);
+    const b = tokenFor(s, bob);
+    const tx = world.query<{ id: number; like_count: number }>('SELECT id, like_count FROM venmo_transactions WHERE sender_id = ? LIMIT 1', alice.id)[0]!;
+    expect(a('like_transaction', { transaction_id: tx.id }).status).toBe(200);
+    expect(a('like_transaction', { transaction_id: tx.id }).status).toBe(422);
+    expect((a('show_transaction', { transaction_id: tx.id }).body as { like_count: number }).like_count).toBe(tx.like_count + 1);
+    expect(a('unlike_transaction', { transaction_id: tx.id }).status).toBe(200);
+    expect(a('unlike_transaction', { transaction_id: tx.id }).status).toBe(422);
+
+    const created = a('create_transaction_comment', { transaction_id: tx.id, comment: 'thanks!' }).body as { comment_id: number };
+    expect((a('show_transaction', { transaction_id: tx.id }).body as { comment_count: number }).comment_count).toBe(1);
+    expect(a('show_transaction_comments', { transaction_id: tx.id }).body).toEqual([
+      { comment_id: created.comment_id, transaction_id: tx.id, user: expect.objectContaining({ email: alice.email }), comment: 'thanks!', like_count: 0, created_at: expect.any(String), updated_at: expect.any(String) },
+    ]);
+    const txPrivate = world.query<{ private: number }>('SELECT private FROM venmo_transactions WHERE id = ?', tx.id)[0]!.private;
+    if (txPrivate === 0) {
+      expect(b('update_transaction_comment', { comment_id: created.comment_id, comment: 'hijacked' }).status).toBe(401);
+      expect(b('like_transaction_comment', { comment_id: created.comment_id }).status).toBe(200);
+    }
+    expect(a('update_transaction_comment', { comment_id: created.comment_id, comment: 'thanks a lot!' }).status).toBe(200);
+    expect(b('update_transaction', { transaction_id: tx.id, description: 'mine now' }).status).toBe(401);
+    expect(a('update_transaction', { transaction_id: tx.id, description: 'rent' }).status).toBe(200);
+    expect(a('show_transaction', { transaction_id: tx.id }).body).toMatchObject({ description: 'rent', updated_at: s.now });
+    expect(a('delete_transaction_comment', { comment_id: created.comment_id }).status).toBe(200);
+    expect(a('show_transaction_comment', { comment_id: created.comment_id }).status).toBe(422);
+    s.close();
+  });
+
+  it("private transactions of others can be neither liked nor commented on", () => {
+    const s = world.open({ supervisorId: alice.id });
+    const a = tokenFor(s, alice);
+    const tx = world.query<{ id: number }>('SELECT id FROM venmo_transactions WHERE private = 1 AND sender_id != ? AND receiver_id != ? LIMIT 1', alice.id, alice.id)[0];
+    expect(tx).toBeDefined();
+    for (const api of ['like_transaction', 'unlike_transaction', 'show_transaction_comments', 'update_transaction']) expect(a(api, { transaction_id: tx!.id }).status, api).toBe(401);
+    expect(a('create_transaction_comment', { transaction_id: tx!.id, comment: 'hi' }).status).toBe(401);
+    expect(s.db.prepare('SELECT count(*) AS n FROM _changes').get()).toEqual({ n: 0 });
+    s.close();
+  });
+
+  it('a pending request can be edited by its sender only', () => {
+    const s = world.open({ supervisorId: alice.id });
+    const a = tokenFor(s, alice);
+    const b = tokenFor(s, bob);
+    const { payment_request_id: id } = a('create_payment_request', { user_email: bob.email, amount: 12, description: 'lunch' }).body as { payment_request_id: number };
+    expect(b('update_payment_request', { payment_request_id: id, amount: 1 }).status).toBe(401);
+    expect(a('update_payment_request', { payment_request_id: id, amount: 15.5, description: 'lunch + tip' }).status).toBe(200);
+    expect((a('show_sent_payment_requests', { status: 'pending', page_limit: 20 }).body as { payment_request_id: number; amount: number }[]).find((r) => r.payment_request_id === id)).toMatchObject({ amount: 15.5, description: 'lunch + tip' });
+    s.close();
+  });
+});
