@@ -93,6 +93,7 @@ describe('diffworld eval wm', () => {
     const s = summaryOf(join(out, 'eval_summary.json'), 'tiny');
     expect(s['exact_match']).toBeGreaterThanOrEqual(0.75); // temperature 1 on a memorised model: nearly always right
     expect((s['generation'] as Record<string, unknown>)['model']).toContain('(ar)');
+    expect((s['generation'] as Record<string, number>)['forwards_per_token']).toBeGreaterThan(1); // ar: one forward per token plus the one that chose the stop id
     expect((s['sample_diversity'] as Record<string, unknown>)['prompts']).toBe(12);
     const again = await runCli('eval', 'score', '--pred', outputs, '--out', join(dir, 'score-local'), '--diversity', '--mauve', '--workers', '0');
     expect(again.code, again.err).toBe(0);
@@ -145,6 +146,7 @@ describe('diffworld eval wm', () => {
       const again = await runCli('eval', 'score', '--pred', outputs, '--out', join(dir, 'score-remote'), '--diversity', '--mauve', '--workers', '0');
       expect(again.code, again.err).toBe(0);
       expect(without(s, 'generation')).toEqual(summaryOf(join(dir, 'score-remote', 'eval_summary.json'), 'served'));
+      expect((s['generation'] as Record<string, unknown>)['tokens_per_second']).toBeUndefined();
       // wm generate on the same server: the ERROR row makes the exit code 1, a rerun retries only it
       const gen = await runCli('wm', 'generate', '--model', url, '--data', data, '--out', out, '--name', 'served');
       expect(gen.code).toBe(1);
@@ -206,6 +208,7 @@ describe('diffworld wm generate', () => {
     const rest = await runCli(...common, '--out', out);
     expect(rest.code, rest.err).toBe(0);
     expect(rest.err).toContain('resuming');
+    expect(rest.out).toMatch(/rows\/s, \d+ tokens\/s, [\d.]+ forwards\/token/);
     expect(readFileSync(file, 'utf8')).toBe(readFileSync(join(dir, 'gen-whole', 'big_outputs.jsonl'), 'utf8'));
   }, 120_000);
 });

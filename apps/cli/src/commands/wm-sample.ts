@@ -283,7 +283,7 @@ Examples:
     const completer = await completerFor(args, io);
     mkdirSync(outDir, { recursive: true });
     const r = await generateOutputs({ completer, data, out: join(outDir, `${name}_outputs.jsonl`), name, batchSize: options.batchSize!, seed: options.seed!, ...(limit !== undefined ? { limit } : {}), log: (l) => io.err(l) });
-    io.out(`${r.path}: ${r.rows} rows (${r.resumed} resumed, ${r.generated} generated${r.errors ? `, ${r.errors} ERROR` : ''}${r.overlong ? `, ${r.overlong} overlong` : ''}) in ${r.seconds.toFixed(1)} s, ${r.rowsPerSecond.toFixed(2)} rows/s`);
+    io.out(`${r.path}: ${r.rows} rows (${r.resumed} resumed, ${r.generated} generated${r.errors ? `, ${r.errors} ERROR` : ''}${r.overlong ? `, ${r.overlong} overlong` : ''}) in ${r.seconds.toFixed(1)} s, ${r.rowsPerSecond.toFixed(2)} rows/s${r.tokens !== undefined && r.tokens > 0 ? `, ${(r.tokens / r.seconds).toFixed(0)} tokens/s, ${(r.forwards! / r.tokens).toFixed(3)} forwards/token` : ''}`);
     return r.errors ? EXIT.failure : EXIT.ok;
   },
 };

@@ -10,7 +10,15 @@ export interface CompletionRequest {
   seed: number;
 }
 
-export type Completion = { text: string; finishReason: 'stop' | 'length' | 'overlong' | 'unknown' } | { error: string };
+export type Completion =
+  | {
+      text: string;
+      finishReason: 'stop' | 'length' | 'overlong' | 'unknown';
+      /** Generated tokens and forward passes, when the model runs here. */
+      tokens?: number;
+      forwards?: number;
+    }
+  | { error: string };
 
 export interface ChatCompleter {
   /** Shown in summaries, e.g. "runs/wm/model (bd3)" or "http://127.0.0.1:8000/v1/chat/completions (model m)". */
@@ -37,7 +45,7 @@ export function localCompleter(generator: ChatGenerator, options: GenerateOption
     async complete(requests) {
       try {
         const out = await generator.generate(requests, options);
-        return out.map((g) => ({ text: g.text, finishReason: g.finishReason }));
+        return out.map((g) => ({ text: g.text, finishReason: g.finishReason, tokens: g.stats.generatedTokens, forwards: g.stats.forwards }));
       } catch (e) {
         const text = errorText(e);
         return requests.map(() => ({ error: text }));

@@ -88,6 +88,17 @@ function sampleDiversity(files: readonly string[]): PyDict {
   ]);
 }
 
+/** Tokens/s and forwards/token over every sample file generated in this run (local models only). */
+function tokenRates(generation: readonly GenerateOutputsResult[], seconds: number): [string, PyJson][] {
+  const known = generation.filter((g) => g.tokens !== undefined && g.generated > 0);
+  if (known.length === 0) return [];
+  const tokens = known.reduce((a, g) => a + g.tokens!, 0), forwards = known.reduce((a, g) => a + g.forwards!, 0);
+  return [
+    ['tokens_per_second', pyFloat(seconds > 0 ? tokens / seconds : 0)],
+    ['forwards_per_token', pyFloat(tokens > 0 ? forwards / tokens : 0)],
+  ];
+}
+
 export async function evaluateWorldModel(o: EvaluateWorldModelOptions): Promise<WorldModelEvaluation> {
   const k = o.samples ?? 1;
   if (!(Number.isInteger(k) && k >= 1)) throw new EvalError('bad_option', `samples must be a positive integer, got ${k}`);
@@ -128,6 +139,7 @@ export async function evaluateWorldModel(o: EvaluateWorldModelOptions): Promise<
     ['errors', g0.errors],
     ['overlong', g0.overlong],
     ['rows_per_second', pyFloat(totalSecs > 0 ? totalRows / totalSecs : 0)],
+    ...tokenRates(generation, totalSecs),
     ['mauve_featurizer', summary.has('mauve') ? featurizer.id : null],
   ]));
   if (k >= 2) summary.set('sample_diversity', sampleDiversity(outputs));

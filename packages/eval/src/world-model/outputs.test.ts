@@ -49,6 +49,7 @@ describe('generateOutputs', () => {
     const c = scripted({ failPrompt: 'open box 7' });
     const r = await generateOutputs({ completer: c, data, out, name: 'test', batchSize: 4, seed: 5 });
     expect(r).toMatchObject({ rows: 10, resumed: 0, generated: 10, errors: 1, overlong: 1 });
+    expect(r.tokens).toBeUndefined(); // the completer reports no token counts
     expect(c.calls.map((b) => b.length)).toEqual([4, 4, 2]);
     expect(c.calls.flat().map((q) => q.seed)).toEqual(Array.from({ length: 10 }, (_, i) => 5 + i));
     const rows = readRowsOf(out);

@@ -53,6 +53,9 @@ export interface GenerateOutputsResult {
   seconds: number;
   /** Rows generated per second in this run (resumed rows not counted). */
   rowsPerSecond: number;
+  /** Generated tokens and forward passes of this run's rows (local models only). */
+  tokens?: number;
+  forwards?: number;
 }
 
 interface Prompt {
@@ -117,6 +120,7 @@ export async function generateOutputs(o: GenerateOutputsOptions): Promise<Genera
 
   const t0 = performance.now();
   let generated = 0, errors = 0, overlong = 0;
+  let tokens: number | undefined, forwards: number | undefined;
   const fd = openSync(o.out, 'a');
   try {
     for (let at = 0; at < todo.length; at += batchSize) {
@@ -128,6 +132,10 @@ export async function generateOutputs(o: GenerateOutputsOptions): Promise<Genera
         const r = results[k]!;
         const text = 'error' in r ? r.error : r.finishReason === 'overlong' ? SKIPPED_OVERLONG : r.text;
         if ('error' in r) errors++;
+        else if (r.tokens !== undefined && r.forwards !== undefined) {
+          tokens = (tokens ?? 0) + r.tokens;
+          forwards = (forwards ?? 0) + r.forwards;
+        }
         const row: OutputRow = { index: p.index, config: p.config, prediction_raw: text, reference: p.reference, generated: text, ground_truth: p.reference };
         if (!('error' in r) && r.finishReason === 'overlong') {
           row.skipped_overlong = true;
@@ -148,5 +156,5 @@ export async function generateOutputs(o: GenerateOutputsOptions): Promise<Genera
   }
   writeFileAtomic(o.out, [...rows.values()].sort((a, b) => a.index - b.index).map((r) => `${JSON.stringify(r)}\n`).join(''));
   const seconds = (performance.now() - t0) / 1000;
-  return { path: o.out, rows: prompts.length, resumed, generated, errors, overlong, seconds, rowsPerSecond: generated / Math.max(seconds, 1e-9) };
+  return { path: o.out, rows: prompts.length, resumed, generated, errors, overlong, seconds, rowsPerSecond: generated / Math.max(seconds, 1e-9), ...(tokens !== undefined ? { tokens, forwards: forwards! } : {}) };
 }
