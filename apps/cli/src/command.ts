@@ -23,6 +23,8 @@ export interface Command {
   /** Full help text: usage line, arguments, options, examples. */
   readonly help: string;
   readonly options: NonNullable<ParseArgsConfig['options']>;
+  /** How many positional arguments the command takes; more are a usage error. Absent: not checked. */
+  readonly maxPositionals?: number;
   run(args: ParsedArgs, io: CommandIO): Promise<number>;
 }
 
@@ -32,12 +34,17 @@ export interface ParsedArgs {
 }
 
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
+  let parsed;
   try {
-    const parsed = parseArgs({ args: argv, options: command.options, allowPositionals: true, strict: true });
-    return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+    parsed = parseArgs({ args: argv, options: command.options, allowPositionals: true, strict: true });
   } catch (e) {
     throw new UsageError(`${(e as Error).message}\n\n${command.help}`);
   }
+  const max = command.maxPositionals;
+  if (max !== undefined && parsed.positionals.length > max) {
+    throw new UsageError(`unexpected argument "${parsed.positionals[max]}" (takes ${max === 0 ? 'no arguments, only options' : `at most ${max}`})\n\n${command.help}`);
+  }
+  return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
 }
 
 /** Typed accessors that turn a missing or malformed option into a UsageError naming it. */

@@ -71,6 +71,15 @@ describe('diffworld routing', () => {
     expect(train).toMatchObject({ code: 2, err: `diffworld tokenizer train: ${dir}: is a directory; give a file path` });
   });
 
+  it('an extra positional argument is bad input, not silently ignored', async () => {
+    const r = await runCli('data', 'validate', '/tmp/a.jsonl', 'extra');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^diffworld data validate: unexpected argument "extra" \(takes at most 1\)/);
+    const enc = await runCli('tokenizer', 'encode', '--tokenizer', tokenizerJson, '--text', 'hi', 'extra');
+    expect(enc.code).toBe(2);
+    expect(enc.err).toContain('unexpected argument "extra" (takes no arguments, only options)');
+  });
+
   it('suggestions: edit distance, and a word matching any part of a command', () => {
     expect(editDistance('kitten', 'sitting')).toBe(3);
     expect(editDistance('', 'abc')).toBe(3);

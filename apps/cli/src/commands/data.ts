@@ -85,6 +85,7 @@ async function pump(writers: RowWriter[], body: () => Promise<void>): Promise<vo
 
 const validate: Command = {
   path: ['data', 'validate'],
+  maxPositionals: 1,
   summary: 'check every row of a corpus file (JSONL or Parquet)',
   help: [
     'Usage: diffworld data validate FILE',
@@ -117,6 +118,7 @@ const validate: Command = {
 
 const convert: Command = {
   path: ['data', 'convert'],
+  maxPositionals: 2,
   summary: 'convert a corpus between JSONL and Parquet (by extension)',
   help: [
     'Usage: diffworld data convert IN OUT [options]',
@@ -172,6 +174,7 @@ function renderStats(file: string, s: CorpusStats): string[] {
 
 const stats: Command = {
   path: ['data', 'stats'],
+  maxPositionals: 1,
   summary: 'rows, per-dataset and role counts, length percentiles',
   help: [
     'Usage: diffworld data stats FILE [--json] [--skip-bad]',
@@ -207,6 +210,7 @@ const stats: Command = {
 
 const split: Command = {
   path: ['data', 'split'],
+  maxPositionals: 1,
   summary: 'deterministic train/eval/test(/ood_test) split by content hash',
   help: [
     'Usage: diffworld data split FILE --out DIR --ratios R [options]',
@@ -266,6 +270,7 @@ const split: Command = {
 
 const diversify: Command = {
   path: ['data', 'diversify'],
+  maxPositionals: 2,
   summary: 'seeded length diversification (middle truncation + sub-trajectories)',
   help: [
     'Usage: diffworld data diversify IN OUT --max-tokens N [--seed S] [options]',

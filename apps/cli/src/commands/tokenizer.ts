@@ -15,6 +15,7 @@ function chatOptions(args: ParsedArgs): ChatTemplateOptions {
 
 const train: Command = {
   path: ['tokenizer', 'train'],
+  maxPositionals: 0,
   summary: 'train a byte-level BPE tokenizer.json on chat rows or text files',
   help: [
     'Usage: diffworld tokenizer train --data FILE [--data FILE …] --vocab-size N --out tokenizer.json',
@@ -63,6 +64,7 @@ const train: Command = {
 
 const encode: Command = {
   path: ['tokenizer', 'encode'],
+  maxPositionals: 0,
   summary: 'print the ids and pieces of a text',
   help: [
     'Usage: diffworld tokenizer encode --tokenizer tokenizer.json --text TEXT [--no-special]',
@@ -96,6 +98,7 @@ const encode: Command = {
 
 const tokenize: Command = {
   path: ['data', 'tokenize'],
+  maxPositionals: 1,
   summary: 'tokenize chat rows into Arrow IPC shards (input_ids, loss_mask) on a worker pool',
   help: [
     'Usage: diffworld data tokenize IN --tokenizer tokenizer.json --out DIR [options]',
