@@ -184,6 +184,7 @@ export function generateWorld(seed: number, size: WorldSize = DEFAULT_WORLD_SIZE
       }
     }
     seedReviews(db, ins, new Rng(seed * 7919 + 17));
+    seedVoiceMessages(db, ins, new Rng(seed * 7919 + 29));
   })();
   return db;
 }
@@ -211,5 +212,15 @@ function seedReviews(db: Database.Database, ins: (table: string, row: Record<str
       const at = randomDate(rng);
       ins('playlist_reviews', { user_id: user, playlist_id: pl, rating: rng.int(1, 5), title: rng.pick(titles), text: '', created_at: at, updated_at: at });
     }
+  }
+}
+
+/** A few voice messages between contacts, from their own random stream (earlier tables unchanged). */
+function seedVoiceMessages(db: Database.Database, ins: (table: string, row: Record<string, unknown>) => number, rng: Rng): void {
+  const lines = ['Call me back when you can.', 'Running late, be there soon.', 'Happy birthday!', 'Did you get my email?', 'Dinner tonight?'];
+  const pairs = db.prepare('SELECT c.owner_id AS a, u.id AS b FROM contacts c JOIN users u ON u.phone_number = c.phone_number ORDER BY c.id').all() as { a: number; b: number }[];
+  for (const { a, b } of rng.sample(pairs, Math.min(pairs.length, pairs.length >> 2))) {
+    const [from, to] = rng.bool() ? [a, b] : [b, a];
+    ins('voice_messages', { sender_id: from, receiver_id: to, message: rng.pick(lines), sent_at: randomDate(rng) });
   }
 }

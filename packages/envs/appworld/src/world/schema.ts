@@ -58,6 +58,7 @@ CREATE TABLE contacts (id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL, first_
   email TEXT NOT NULL, phone_number TEXT NOT NULL, relationships TEXT NOT NULL, birthday TEXT NOT NULL, home_address TEXT NOT NULL,
   work_address TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL);
 CREATE TABLE text_messages (id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, receiver_id INTEGER NOT NULL, message TEXT NOT NULL, sent_at TEXT NOT NULL);
+CREATE TABLE voice_messages (id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, receiver_id INTEGER NOT NULL, message TEXT NOT NULL, sent_at TEXT NOT NULL);
 CREATE TABLE alarms (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, time TEXT NOT NULL, repeat_days TEXT NOT NULL, label TEXT NOT NULL,
   enabled INTEGER NOT NULL, snooze_minutes INTEGER NOT NULL, vibration INTEGER NOT NULL, created_at TEXT NOT NULL);
 
@@ -84,7 +85,7 @@ export const TABLES = [
   'song_reviews', 'album_reviews', 'playlist_reviews',
   'venmo_balances', 'venmo_friends', 'venmo_payment_cards', 'venmo_transactions', 'venmo_payment_requests',
   'venmo_transaction_likes', 'venmo_comments', 'venmo_comment_likes',
-  'contacts', 'text_messages', 'alarms', 'fs_entries', 'notes',
+  'contacts', 'text_messages', 'voice_messages', 'alarms', 'fs_entries', 'notes',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 

@@ -17,7 +17,6 @@ function personView(ctx: ApiContext, id: number): Json {
   const u = userById(ctx, id);
   return u ? { name: `${u.first_name} ${u.last_name}`, phone_number: u.phone_number } : null;
 }
-const messageView = (ctx: ApiContext, m: MessageRow) => ({ text_message_id: m.id, sender: personView(ctx, m.sender_id), receiver: personView(ctx, m.receiver_id), message: m.message, sent_at: m.sent_at });
 const alarmView = (a: AlarmRow) => ({ alarm_id: a.id, time: a.time, repeat_days: jsonList(a.repeat_days), label: a.label, enabled: a.enabled === 1, snooze_minutes: a.snooze_minutes, vibration: a.vibration === 1, created_at: a.created_at });
 
 function ownContact(ctx: ApiContext, id: number): ContactRow {
@@ -68,43 +67,8 @@ export const phoneApis: ApiDef[] = [
       .run(optStr(a, 'first_name') ?? c.first_name, optStr(a, 'last_name') ?? c.last_name, optStr(a, 'email') ?? c.email, optStr(a, 'phone_number') ?? c.phone_number, rels, optStr(a, 'birthday') ?? c.birthday, optStr(a, 'home_address') ?? c.home_address, optStr(a, 'work_address') ?? c.work_address, c.id);
     return ok('Contact updated.');
   }),
-  def('search_text_messages', { description: 'Show or search your text messages.', params: [opt.str('query', { default: '' }), opt.str('phone_number', { desc: 'Only messages exchanged with this phone number.' }), opt.bool('only_latest_per_contact', { default: false }), ...PAGING, sortBy('-sent_at')] }, (ctx, a) => {
-    const self = me(ctx);
-    const phone = optStr(a, 'phone_number');
-    const other = phone ? (ctx.db.prepare('SELECT id FROM users WHERE phone_number = ?').get(phone) as { id: number } | undefined)?.id ?? -1 : null;
-    const rows = (ctx.db.prepare('SELECT * FROM text_messages WHERE sender_id = ? OR receiver_id = ? ORDER BY id').all(self, self) as MessageRow[])
-      .filter((m) => (other === null || m.sender_id === other || m.receiver_id === other) && matchesQuery(a.query ?? '', m.message));
-    // only_latest_per_contact: one message per other party, its latest.
-    const latest = new Map<number, MessageRow>();
-    for (const m of rows) {
-      const party = m.sender_id === self ? m.receiver_id : m.sender_id;
-      const cur = latest.get(party);
-      if (!cur || m.sent_at >= cur.sent_at) latest.set(party, m);
-    }
-    const kept = optBool(a, 'only_latest_per_contact') ? rows.filter((m) => latest.get(m.sender_id === self ? m.receiver_id : m.sender_id) === m) : rows;
-    return pageOf(kept.map((m) => messageView(ctx, m)), a, ['sent_at']);
-  }),
-  def('show_text_message', { description: 'Show a text message.', params: [req.int('text_message_id')] }, (ctx, a) => {
-    const m = ctx.db.prepare('SELECT * FROM text_messages WHERE id = ?').get(a.text_message_id) as MessageRow | undefined;
-    const self = me(ctx);
-    if (!m) notFound('text message');
-    if (m.sender_id !== self && m.receiver_id !== self) throw new ApiError(401, 'You are not authorized to access this text message.');
-    return messageView(ctx, m);
-  }),
-  def('delete_text_message', { method: 'DELETE', description: 'Delete a text message.', params: [req.int('text_message_id')] }, (ctx, a) => {
-    const m = ctx.db.prepare('SELECT * FROM text_messages WHERE id = ?').get(a.text_message_id) as MessageRow | undefined;
-    const self = me(ctx);
-    if (!m) notFound('text message');
-    if (m.sender_id !== self && m.receiver_id !== self) throw new ApiError(401, 'You are not authorized to access this text message.');
-    ctx.db.prepare('DELETE FROM text_messages WHERE id = ?').run(m.id);
-    return ok('Text message deleted.');
-  }),
-  def('send_text_message', { description: 'Send a text message on the given phone number.', params: [req.str('phone_number'), req.str('message', { constraints: [{ kind: 'minLength', value: 1 }] })] }, (ctx, a) => {
-    const to = ctx.db.prepare('SELECT id FROM users WHERE phone_number = ?').get(str(a, 'phone_number')) as { id: number } | undefined;
-    if (!to) throw new ApiError(422, 'The phone number is not registered with any user.');
-    const r = ctx.db.prepare('INSERT INTO text_messages (sender_id, receiver_id, message, sent_at) VALUES (?, ?, ?, ?)').run(me(ctx), to.id, str(a, 'message'), ctx.now);
-    return ok('Text message sent.', { text_message_id: Number(r.lastInsertRowid) });
-  }),
+  ...messageApis('text'),
+  ...messageApis('voice'),
   def('show_alarms', { description: 'Get a list of alarms.', params: [...PAGING] }, (ctx, a) =>
     pageOf((ctx.db.prepare('SELECT * FROM alarms WHERE user_id = ? ORDER BY time, id').all(me(ctx)) as AlarmRow[]).map(alarmView), a, []),
   ),
@@ -139,4 +103,63 @@ function ownAlarm(ctx: ApiContext, id: number): AlarmRow {
   if (!al) notFound('alarm');
   if (al.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this alarm.');
   return al;
+}
+
+/**
+ * Text and voice messages behave alike (AppWorld's two message kinds): search, show, delete, send
+ * and a time window of one conversation, each over its own table.
+ */
+function messageApis(kind: 'text' | 'voice'): ApiDef[] {
+  const table = `${kind}_messages`;
+  const idKey = `${kind}_message_id`;
+  const label = `${kind} message`;
+  const view = (ctx: ApiContext, m: MessageRow) => ({ [idKey]: m.id, sender: personView(ctx, m.sender_id), receiver: personView(ctx, m.receiver_id), message: m.message, sent_at: m.sent_at });
+  const party = (ctx: ApiContext, phone: string) => (ctx.db.prepare('SELECT id FROM users WHERE phone_number = ?').get(phone) as { id: number } | undefined)?.id ?? -1;
+  const mine = (ctx: ApiContext, id: number): MessageRow => {
+    const m = ctx.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as MessageRow | undefined;
+    const self = me(ctx);
+    if (!m) notFound(label);
+    if (m.sender_id !== self && m.receiver_id !== self) throw new ApiError(401, `You are not authorized to access this ${label}.`);
+    return m;
+  };
+  const conversation = (ctx: ApiContext) => ctx.db.prepare(`SELECT * FROM ${table} WHERE sender_id = ? OR receiver_id = ? ORDER BY id`).all(me(ctx), me(ctx)) as MessageRow[];
+  const Kind = kind[0]!.toUpperCase() + kind.slice(1);
+  return [
+    def(`search_${kind}_messages`, { description: `Show or search your ${kind} messages.`, params: [opt.str('query', { default: '' }), opt.str('phone_number', { desc: 'Only messages exchanged with this phone number.' }), opt.bool('only_latest_per_contact', { default: false }), ...PAGING, sortBy('-sent_at')] }, (ctx, a) => {
+      const self = me(ctx);
+      const phone = optStr(a, 'phone_number');
+      const other = phone ? party(ctx, phone) : null;
+      const rows = conversation(ctx).filter((m) => (other === null || m.sender_id === other || m.receiver_id === other) && matchesQuery(a.query ?? '', m.message));
+      // only_latest_per_contact: one message per other party, its latest.
+      const latest = new Map<number, MessageRow>();
+      for (const m of rows) {
+        const p = m.sender_id === self ? m.receiver_id : m.sender_id;
+        const cur = latest.get(p);
+        if (!cur || m.sent_at >= cur.sent_at) latest.set(p, m);
+      }
+      const kept = optBool(a, 'only_latest_per_contact') ? rows.filter((m) => latest.get(m.sender_id === self ? m.receiver_id : m.sender_id) === m) : rows;
+      return pageOf(kept.map((m) => view(ctx, m)), a, ['sent_at']);
+    }),
+    def(`show_${kind}_message_window`, {
+      description: `Show the ${kind} messages exchanged with a phone number within a time window.`,
+      params: [req.str('phone_number'), opt.str('min_datetime', { default: '1500-01-01T00:00:00' }), opt.str('max_datetime', { default: '3000-01-01T00:00:00' }), opt.str('pagination_order', { default: 'descending', constraints: [{ kind: 'enum', values: ['ascending', 'descending'] }] }), ...PAGING],
+    }, (ctx, a) => {
+      const other = party(ctx, str(a, 'phone_number'));
+      const rows = conversation(ctx)
+        .filter((m) => (m.sender_id === other || m.receiver_id === other) && m.sent_at >= str(a, 'min_datetime') && m.sent_at <= str(a, 'max_datetime'))
+        .sort((x, y) => (x.sent_at < y.sent_at ? -1 : x.sent_at > y.sent_at ? 1 : x.id - y.id) * (a.pagination_order === 'ascending' ? 1 : -1));
+      return pageOf(rows.map((m) => view(ctx, m)), a, []);
+    }),
+    def(`show_${kind}_message`, { description: `Show a ${label}.`, params: [req.int(idKey)] }, (ctx, a) => view(ctx, mine(ctx, Number(a[idKey])))),
+    def(`delete_${kind}_message`, { method: 'DELETE', description: `Delete a ${label}.`, params: [req.int(idKey)] }, (ctx, a) => {
+      ctx.db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(mine(ctx, Number(a[idKey])).id);
+      return ok(`${Kind} message deleted.`);
+    }),
+    def(`send_${kind}_message`, { description: `Send a ${label} on the given phone number.`, params: [req.str('phone_number'), req.str('message', { constraints: [{ kind: 'minLength', value: 1 }] })] }, (ctx, a) => {
+      const to = ctx.db.prepare('SELECT id FROM users WHERE phone_number = ?').get(str(a, 'phone_number')) as { id: number } | undefined;
+      if (!to) throw new ApiError(422, 'The phone number is not registered with any user.');
+      const r = ctx.db.prepare(`INSERT INTO ${table} (sender_id, receiver_id, message, sent_at) VALUES (?, ?, ?, ?)`).run(me(ctx), to.id, str(a, 'message'), ctx.now);
+      return ok(`${Kind} message sent.`, { [idKey]: Number(r.lastInsertRowid) });
+    }),
+  ];
 }
