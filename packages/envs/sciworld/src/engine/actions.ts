@@ -190,7 +190,7 @@ const HANDLERS: Record<ActionId, Handler> = {
     w.moveTo(liquid.id, a!.id);
     return ok(TEXT.dunk(w.name(a!), w.name(b!)));
   },
-  focus: ({ w }, [o]) => ok(TEXT.focus(w.name(o!)), 1, { focus: o! }),
+  focus: ({ w }, [o]) => ok(TEXT.focus(w.kind(o!).verbatim ? w.name(o!) : (o!.shown ?? w.name(o!))), 1, { focus: o! }),
   'reset task': () => ok(TEXT.resetTask, 0),
   use: ({ w }, [tool, target]) => {
     if (!w.kind(tool!).thermometer) return fail(TEXT.notAThermometer(w.name(tool!)));

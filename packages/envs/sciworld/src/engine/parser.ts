@@ -50,6 +50,8 @@ export function referents(w: World, o: Obj, room: number): string[] {
     return [`${parent} ${o.terminal}`, `${o.terminal} in ${parent}`, `${o.terminal} on ${parent}`].map(normalize);
   }
   if (o.kind === 'agent') refs.push('agent', 'self');
+  // A living thing shown at a life stage ("giant tortoise egg") also answers to that name.
+  if (o.shown !== undefined && !w.kind(o).verbatim) refs.push(normalize(o.shown));
   // Substances also answer to their material's name ("chocolate" for solid chocolate, "water" for ice).
   if (o.material && w.kind(o).category === 'substance' && !o.fixedName && !o.combusted) refs.push(o.material);
   if (o.parent !== NONE) {

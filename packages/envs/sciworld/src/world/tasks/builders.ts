@@ -6,6 +6,7 @@ import { material as materialOf, UNKNOWN_LETTERS } from '../materials.js';
 import type { GoalSpec, Match } from '../../engine/goals.js';
 import { TEXT } from '../text.js';
 import { changeOfStateCups, type CUPPED_SUBSTANCES } from './task-draws.js';
+import { JavaRandom, scalaShuffle } from '../../engine/java-random.js';
 
 export type Plan =
   | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
@@ -367,6 +368,7 @@ function conductivityOf(items: Array<[string, string]>, v: number, contents: Con
 const ANIMALS = ['chipmunk', 'dove', 'frog', 'rabbit', 'wolf', 'beaver', 'toad', 'turtle', 'parrot', 'mouse', 'hedgehog', 'blue jay'];
 const TREES = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach', 'pear', 'grapefruit', 'apricot'];
 const COLORS = ['red', 'green', 'blue', 'orange', 'yellow', 'purple'];
+const FIND_BOX_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'living room', 'bedroom', 'workshop'];
 
 function livingWorld(contents: Contents, rng: Rng): void {
   contents.outside.push(...rng.sample(ANIMALS, 3).map((a): Spawn => ({ kind: 'animal', species: a, stage: 2 })));
@@ -377,18 +379,19 @@ function livingWorld(contents: Contents, rng: Rng): void {
 }
 
 const FIND_THING: Record<FindWhat, { words: string; match: Match }> = {
-  living: { words: 'a living thing', match: { living: true } },
-  nonliving: { words: 'a non-living thing', match: { nonLiving: true } },
-  plant: { words: 'a plant', match: { kind: 'plant' } },
-  animal: { words: 'an animal', match: { kind: 'animal' } },
+  living: { words: 'a(n) living thing', match: { living: true } },
+  nonliving: { words: 'a(n) non-living thing', match: { nonLiving: true } },
+  plant: { words: 'a(n) plant', match: { kind: 'plant' } },
+  animal: { words: 'a(n) animal', match: { kind: 'animal' } },
 };
 
 function findBuilder(what: FindWhat): Builder {
   return (v, contents, rng) => {
-    const [ci, ri] = decode(v, [COLORS.length, BOX_ROOMS.length]);
+    // The real grid: 10 sets of living things × 5 box rooms × 6 colours, the colour fastest.
+    const [, ri, ci] = decodeLastFastest(v, [10, FIND_BOX_ROOMS.length, COLORS.length]);
     livingWorld(contents, rng);
     const box = `${COLORS[ci!]} box`;
-    const room = BOX_ROOMS[ri!]!;
+    const room = FIND_BOX_ROOMS[ri!]!;
     contents[room].push({ kind: 'box', name: box, tags: ['box'] });
     const { words, match } = FIND_THING[what];
     return {
@@ -407,29 +410,42 @@ function findBuilder(what: FindWhat): Builder {
 
 // ---- lifespans ------------------------------------------------------------------------------
 
-/** Typical lifespans in years (every long-lived one outlives every medium one, and so on). */
+/** Lifespans in years (ours, unconfirmed): only the order matters — every long-lived animal outlives every medium one, and so on. */
 export const LIFESPANS: Readonly<Record<string, number>> = {
   'giant tortoise': 150, elephant: 70, crocodile: 60, parrot: 50, 'brown bear': 30,
-  wolf: 14, beaver: 12, toad: 10, rabbit: 9, hedgehog: 6,
-  chipmunk: 3, mouse: 2, dragonfly: 0.5, butterfly: 0.1, moth: 0.08,
+  wolf: 14, beaver: 12, toad: 10, rabbit: 9, chipmunk: 5,
+  hedgehog: 4, mouse: 2, chameleon: 1.5, dragonfly: 0.5, ant: 0.3,
+  butterfly: 0.1, moth: 0.08,
 };
-const LONG = ['giant tortoise', 'elephant', 'crocodile', 'parrot', 'brown bear'];
-const MEDIUM = ['wolf', 'beaver', 'toad', 'rabbit', 'hedgehog'];
-const SHORT = ['chipmunk', 'mouse', 'dragonfly', 'butterfly', 'moth'];
+/** The real task's three animal lists, in its order. */
+const LONG = ['giant tortoise', 'parrot', 'elephant', 'crocodile', 'brown bear'];
+const MEDIUM = ['beaver', 'wolf', 'chipmunk', 'toad', 'rabbit'];
+const SHORT = ['hedgehog', 'mouse', 'chameleon', 'dragonfly', 'ant'];
+/** Animals whose life cycle starts in an egg (reptile, bird, frog and insect-metamorphosis cycles); the rest start as "baby X". */
+const HATCHED = new Set(['giant tortoise', 'turtle', 'crocodile', 'chameleon', 'parrot', 'dove', 'blue jay', 'toad', 'frog', 'butterfly', 'moth']);
+export const firstStageName = (species: string): string => (HATCHED.has(species) ? `${species} egg` : `baby ${species}`);
+
+/** The 125 (long, medium, short) combinations, enumerated last-fastest and shuffled once by java.util.Random(0), as the real task does. */
+const LIFESPAN_COMBOS: ReadonlyArray<readonly [string, string, string]> = scalaShuffle(
+  new JavaRandom(0),
+  Array.from({ length: 125 }, (_, i) => {
+    const [a, b, c] = decodeLastFastest(i, [5, 5, 5]);
+    return [LONG[a!]!, MEDIUM[b!]!, SHORT[c!]!] as const;
+  }),
+);
 
 function lifespanBuilder(mode: 'longest' | 'shortest' | 'both'): Builder {
-  return (v, contents, rng) => {
-    const [a, b, c] = decode(v, [5, 5, 5]);
-    const animals = [LONG[a!]!, MEDIUM[b!]!, SHORT[c!]!];
+  return (v, contents) => {
+    const animals = [...LIFESPAN_COMBOS[v]!];
     const byLife = [...animals].sort((x, y) => LIFESPANS[y]! - LIFESPANS[x]!);
-    for (const name of rng.shuffle(animals)) {
+    for (const name of animals) {
       const tags = name === byLife[0] ? ['longest'] : name === byLife[2] ? ['shortest'] : [];
-      contents.outside.push({ kind: 'animal', species: name, stage: 2, tags });
+      contents.outside.push({ kind: 'animal', species: name, stage: 2, tags, shown: firstStageName(name) });
     }
     const focus = (tag: string) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true });
     const description =
       mode === 'both'
-        ? "Your task is to find the animal with the longest life span, then the animal with the shortest life span.  First, focus on the animal with the longest life span.  Then, focus on the animal with the shortest life span.  The animals are in the 'outside' location. "
+        ? "Your task is to find the animal with the longest life span, then the shortest life span. First, focus on the animal with the longest life span.  Then, focus on the animal with the shortest life span. The animals are in the 'outside' location. "
         : `Your task is to find the animal with the ${mode} life span.  The animals are in the 'outside' location.  Focus on the animal with the ${mode} life span.`;
     const order = mode === 'both' ? [byLife[0]!, byLife[2]!] : [mode === 'longest' ? byLife[0]! : byLife[2]!];
     return {
