@@ -373,6 +373,65 @@ export const SCENARIOS: readonly Scenario[] = [
       }) as [Variant, Variant, Variant];
     },
   },
+  {
+    name: 'spotify_review_liked_songs', kind: 'action', split: 'train', difficulty: 1, apps: ['spotify'],
+    variants: (w, rng) => three(rng, people(w), 'people').map((sup): Variant => {
+      const rating = rng.int(3, 5);
+      const toReview = w.query<{ song_id: number }>('SELECT song_id FROM liked_songs WHERE user_id = ? AND song_id NOT IN (SELECT song_id FROM song_reviews WHERE user_id = ?) ORDER BY id', sup.id, sup.id).map((r) => r.song_id);
+      return {
+        supervisorId: sup.id, answer: null, allowedTables: ['song_reviews'],
+        instruction: `Give a ${rating}-star rating to every song I have liked on Spotify that I have not reviewed yet.`,
+        expected: (diff) => [
+          addedExactly(diff, 'song_reviews', toReview.map((song_id) => ({ user_id: sup.id, song_id, rating })), ['user_id', 'song_id', 'rating'], `exactly the liked songs without a review got a ${rating}-star review`),
+          nothingElse(diff, 'song_reviews', ['updated', 'deleted']),
+        ],
+        solve: (x) => {
+          x.login('spotify');
+          for (const s of x.all<{ song_id: number }>('spotify__show_liked_songs')) {
+            const privates = x.call('spotify__show_song_privates', { song_id: s.song_id }) as { reviewed: boolean };
+            if (!privates.reviewed) x.call('spotify__review_song', { song_id: s.song_id, rating });
+          }
+          x.complete();
+        },
+      };
+    }) as [Variant, Variant, Variant],
+  },
+  {
+    name: 'file_compress_directory', kind: 'action', split: 'train', difficulty: 1, apps: ['file_system'],
+    variants: (w, rng) => three(rng, people(w), 'people').map((sup): Variant => {
+      const home = `/home/${sup.first_name.toLowerCase()}/`;
+      const dir = rng.pick(['photos', 'music', 'downloads', 'bills']);
+      const inside = w.query<{ path: string }>('SELECT path FROM fs_entries WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path', sup.id, `${home}${dir}/`, `${home}${dir}/`.length, `${home}${dir}/`).map((r) => r.path);
+      const archive = `${home}${dir}.zip`;
+      return {
+        supervisorId: sup.id, answer: null, allowedTables: ['fs_entries'],
+        instruction: `Compress my ~/${dir}/ directory into ~/${dir}.zip, and delete the directory once it is compressed.`,
+        expected: (diff, db) => {
+          const d = diff.of('fs_entries');
+          const added = d.added.map((r) => String(r.path));
+          const deleted = new Set(d.deleted.map((r) => String(r.path)));
+          const zip = db.prepare('SELECT content FROM fs_entries WHERE owner_id = ? AND path = ?').get(sup.id, archive) as { content: string } | undefined;
+          let archived: string[] = [];
+          try {
+            archived = (JSON.parse(zip?.content ?? '[]') as { path: string }[]).map((e) => `${home}${dir}/${e.path}`).sort();
+          } catch {
+            archived = [];
+          }
+          return [
+            test(`the archive ${archive} is the only new entry`, added.length === 1 && added[0] === archive, `added: ${added.join(', ') || 'none'}`),
+            test('the archive holds everything that was in the directory', JSON.stringify(archived) === JSON.stringify(inside), `archived ${archived.length} of ${inside.length} entries`),
+            test('the directory and everything in it is deleted, nothing else', deleted.size === inside.length + 1 && inside.every((p) => deleted.has(p)) && deleted.has(`${home}${dir}/`), `deleted ${deleted.size} entries`),
+            nothingElse(diff, 'fs_entries', ['updated']),
+          ];
+        },
+        solve: (x) => {
+          x.login('file_system');
+          x.call('file_system__compress_directory', { directory_path: `~/${dir}/`, compressed_file_path: `~/${dir}.zip`, delete_directory: true });
+          x.complete();
+        },
+      };
+    }) as [Variant, Variant, Variant],
+  },
 ];
 
 export type { Json };
