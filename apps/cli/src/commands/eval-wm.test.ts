@@ -151,6 +151,7 @@ describe('diffworld eval wm', () => {
       const gen = await runCli('wm', 'generate', '--model', url, '--data', data, '--out', out, '--name', 'served');
       expect(gen.code).toBe(1);
       expect(gen.out).toContain('11 resumed, 1 generated, 1 ERROR');
+      expect(seen.at(-1)!.max_tokens).toBe(2048); // llm_training/evaluate.py's default
     }, 60_000);
   });
 

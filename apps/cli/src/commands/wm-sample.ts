@@ -50,7 +50,7 @@ export const SAMPLING_HELP = `Sampling:
   --temperature T         0 = greedy (default 0 for every objective)
   --top-p P, --top-k K    nucleus / top-k filtering (default off)
   --repetition-penalty R  lmdeploy's penalty on generated tokens (default 1 = off)
-  --max-new-tokens N      default 256 (at most half the model's max_position_embeddings); remote 512
+  --max-new-tokens N      default 256 (at most half the model's max_position_embeddings); remote 2048
   --strategy S            bd3 unmasking: low_confidence_dynamic (default) | low_confidence_static | sequential
   --threshold T           bd3 dynamic confidence threshold (default 0.85)
   --denoising-steps N     bd3: steps per block (default the block length); mdlm: total steps
@@ -63,7 +63,11 @@ export const REMOTE_HELP = `With --model URL (an OpenAI-compatible server: wm-se
   --model-name NAME       the "model" field of each request (default "default")
   --concurrency N         requests in flight (default 8)
   --timeout-s S           per request, retried with backoff on 5xx/429/timeouts (default 120)
-  Only --temperature and --max-new-tokens are sent; seeds are the server's business.`;
+  Only --temperature and --max-new-tokens (max_tokens, default 2048 as llm_training/evaluate.py)
+  are sent; seeds and the other sampling settings are the server's.`;
+
+/** llm_training/evaluate.py's max_tokens for AR baselines behind an endpoint. */
+const REMOTE_MAX_TOKENS = 2048;
 
 export const isUrl = (s: string) => /^https?:\/\//i.test(s);
 
@@ -126,7 +130,7 @@ export async function completerFor(args: ParsedArgs, io: { err: (l: string) => v
     const timeoutS = numberOpt(args, 'timeout-s', 120);
     if (!(timeoutS > 0)) throw new UsageError(`--timeout-s must be positive, got ${timeoutS}`);
     try {
-      return remoteCompleter({ url: model, model: stringOpt(args, 'model-name') ?? 'default', temperature: options.temperature!, ...(options.maxNewTokens !== undefined ? { maxTokens: options.maxNewTokens } : {}), concurrency, timeoutMs: timeoutS * 1000 });
+      return remoteCompleter({ url: model, model: stringOpt(args, 'model-name') ?? 'default', temperature: options.temperature!, maxTokens: options.maxNewTokens ?? REMOTE_MAX_TOKENS, concurrency, timeoutMs: timeoutS * 1000 });
     } catch (e) {
       throw new UsageError(`--model ${model}: ${(e as Error).message}`);
     }

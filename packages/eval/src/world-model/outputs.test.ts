@@ -81,6 +81,9 @@ describe('generateOutputs', () => {
     const out = join(dir, 'a_outputs.jsonl');
     writeFileSync(out, `${JSON.stringify({ index: 1, config: 'a', prediction_raw: 'p', reference: 'something else', generated: 'p', ground_truth: 'something else' })}\n`);
     await expect(generateOutputs({ completer: scripted(), data, out, name: 'a' })).rejects.toThrow(/written for other data/);
+    const full = join(dir, 'full_outputs.jsonl');
+    await generateOutputs({ completer: scripted(), data, out: full, name: 'a' });
+    await expect(generateOutputs({ completer: scripted(), data, out: full, name: 'a', limit: 2 })).rejects.toThrow(/index 2, past the 2 rows read now/);
     const bad = join(dir, 'bad.jsonl');
     writeRows(bad, [{ messages: [{ role: 'user', content: 'hi' }] }]);
     await expect(generateOutputs({ completer: scripted(), data: bad, out: join(dir, 'b.jsonl'), name: 'b' })).rejects.toThrow(/row 1 must end with the assistant message/);

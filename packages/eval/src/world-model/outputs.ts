@@ -96,6 +96,9 @@ function readExisting(path: string, prompts: readonly Prompt[]): Map<number, Out
       throw new EvalError('invalid_json', `line ${n + 1} is not JSON; move the file away to start over`, path);
     }
     const p = prompts[row.index];
+    if (!p && Number.isInteger(row.index) && row.index >= prompts.length) {
+      throw new EvalError('bad_row', `line ${n + 1} has index ${row.index}, past the ${prompts.length} rows read now (a smaller --limit, or other data?); use another --out or move the file away`, path);
+    }
     if (!p || p.reference !== row.reference) {
       throw new EvalError('bad_row', `line ${n + 1} (index ${row.index}) does not match row ${row.index + 1} of the data: these outputs were written for other data (use another --out or move the file away)`, path);
     }
