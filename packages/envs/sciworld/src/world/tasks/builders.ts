@@ -467,9 +467,20 @@ const SECONDARY: Array<{ product: string; inputs: [string, string] }> = [
   { product: 'violet', inputs: ['red paint', 'blue paint'] },
 ];
 
+/** The real task's six paints, in its order: the secondary colour made first and the tertiary one made from it. */
+const PAINTS: Array<{ secondary: number; tertiary: string; add: string }> = [
+  { secondary: 0, tertiary: 'green-blue', add: 'blue paint' },
+  { secondary: 0, tertiary: 'yellow-green', add: 'yellow paint' },
+  { secondary: 1, tertiary: 'red-orange', add: 'red paint' },
+  { secondary: 1, tertiary: 'yellow-orange', add: 'yellow paint' },
+  { secondary: 2, tertiary: 'violet-red', add: 'red paint' },
+  { secondary: 2, tertiary: 'blue-violet', add: 'blue paint' },
+];
+/** The real grid: the paint (outer) × six places for an extra set of paints (inner, ours: not built yet). */
+const paintOf = (v: number) => PAINTS[decodeLastFastest(v, [PAINTS.length, 6])[0]!]!;
+
 const paintSecondary: Builder = (v, contents) => {
-  const [ci] = decode(v, [SECONDARY.length, 12]);
-  const s = SECONDARY[ci!]!;
+  const s = SECONDARY[paintOf(v).secondary]!;
   const table = contents['art studio'].find((x) => x.kind === 'table')!;
   table.contents![0]!.tags = ['mixer'];
   const product = `${s.product} paint`;
@@ -486,25 +497,16 @@ const paintSecondary: Builder = (v, contents) => {
   };
 };
 
-const TERTIARY: Array<{ product: string; secondary: number; add: string }> = [
-  { product: 'yellow-green', secondary: 0, add: 'yellow paint' },
-  { product: 'blue-green', secondary: 0, add: 'blue paint' },
-  { product: 'red-orange', secondary: 1, add: 'red paint' },
-  { product: 'yellow-orange', secondary: 1, add: 'yellow paint' },
-  { product: 'blue-violet', secondary: 2, add: 'blue paint' },
-  { product: 'red-violet', secondary: 2, add: 'red paint' },
-];
-
 const paintTertiary: Builder = (v, contents) => {
-  const [ti] = decode(v, [TERTIARY.length, 6]);
-  const t = TERTIARY[ti!]!;
+  const t = paintOf(v);
   const s = SECONDARY[t.secondary]!;
   const table = contents['art studio'].find((x) => x.kind === 'table')!;
   table.contents![0]!.tags = ['mixer'];
   const intermediate = `${s.product} paint`;
-  const product = `${t.product} paint`;
+  const product = `${t.tertiary} paint`;
   return {
-    description: `Your task is to use chemistry to create ${t.product} paint. In order to do this, you will need to first create an intermediate paint color, then focus on it. When you are done, focus on the ${t.product} paint.`,
+    // (ref) The real template ends on the secondary colour, as reproduced here.
+    description: `Your task is to use chemistry to create ${product}. When you are part-way done, focus on the intermediate (secondary color) paint you created.  When you are completely done, focus on the ${intermediate}.`,
     goals: {
       ordered: [
         { type: 'exists', match: { name: intermediate } },
