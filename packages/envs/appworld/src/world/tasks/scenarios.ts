@@ -375,7 +375,8 @@ export const SCENARIOS: readonly Scenario[] = [
   },
   {
     name: 'spotify_review_liked_songs', kind: 'action', split: 'train', difficulty: 1, apps: ['spotify'],
-    variants: (w, rng) => three(rng, people(w), 'people').map((sup): Variant => {
+    // At most 12 liked songs: a check and a review per song still fits the episode's 30 steps.
+    variants: (w, rng) => three(rng, people(w).filter((p) => w.query<{ n: number }>('SELECT count(*) AS n FROM liked_songs WHERE user_id = ?', p.id)[0]!.n <= 12), 'people with at most 12 liked songs').map((sup): Variant => {
       const rating = rng.int(3, 5);
       const toReview = w.query<{ song_id: number }>('SELECT song_id FROM liked_songs WHERE user_id = ? AND song_id NOT IN (SELECT song_id FROM song_reviews WHERE user_id = ?) ORDER BY id', sup.id, sup.id).map((r) => r.song_id);
       return {

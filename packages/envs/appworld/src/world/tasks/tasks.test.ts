@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allTasks, startEpisode, tasksOf, SPLITS } from './catalog.js';
 import { evaluateTask, goalCompletion } from './evaluate.js';
 import { runExpert } from './run-expert.js';
+import { APPWORLD_MAX_STEPS } from '../../suite.js';
 
 describe('task catalogue', () => {
   it('has three variants per scenario with distinct supervisors, in all four splits', () => {
@@ -25,8 +26,10 @@ describe('expert and state-based evaluation', () => {
   it('the expert passes every test of every task of every split (TGC = SGC = 100)', async () => {
     const results = [];
     for (const task of allTasks()) {
-      const { report } = runExpert(task);
+      const { report, actions } = runExpert(task);
       expect(report.failed, `${task.id} ${task.scenario.name}: ${JSON.stringify(report.tests.filter((t) => !t.passed))}`).toBe(0);
+      // The env cuts episodes at APPWORLD_MAX_STEPS: a demo longer than that could not win there.
+      expect(actions.length, `${task.id} ${task.scenario.name}`).toBeLessThanOrEqual(APPWORLD_MAX_STEPS);
       results.push({ task, success: report.success });
     }
     const gc = goalCompletion(results);
