@@ -285,6 +285,7 @@ export const spotifyApis: ApiDef[] = [
       .all(me(ctx), me(ctx)) as SongRow[];
     return pageOf(rows.map(songShort), a, []);
   }),
+  ...playerApis(),
   ...reviewApis('song', 'Song', (ctx, id) => song(ctx, id).id),
   ...reviewApis('album', 'Album', (ctx, id) => album(ctx, id).id),
   ...reviewApis('playlist', 'Playlist', (ctx, id) => playlist(ctx, id, false).id),
@@ -346,3 +347,158 @@ function albumSongs(ctx: ApiContext, albumId: number): number[] {
   return (ctx.db.prepare('SELECT id FROM songs WHERE album_id = ? ORDER BY id').all(albumId) as { id: number }[]).map((r) => r.id);
 }
 const artistView = (r: { id: number; name: string; genre: string; follower_count: number; created_at: string }) => ({ artist_id: r.id, name: r.name, genre: r.genre, follower_count: r.follower_count, created_at: r.created_at });
+
+interface PlayerRow { id: number; user_id: number; current_position: number; is_playing: number; is_looping: number; played_seconds: number; volume: number }
+
+/**
+ * The music player: a per-user queue (0-based positions, played in order as a cycle), the current
+ * position, play/pause, loop, seek and volume.
+ */
+function playerApis(): ApiDef[] {
+  const player = (ctx: ApiContext): PlayerRow => {
+    const uid = me(ctx);
+    let p = ctx.db.prepare('SELECT * FROM spotify_player WHERE user_id = ?').get(uid) as PlayerRow | undefined;
+    if (!p) {
+      ctx.db.prepare('INSERT INTO spotify_player (user_id, current_position, is_playing, is_looping, played_seconds, volume) VALUES (?, 0, 0, 0, 0, 50)').run(uid);
+      p = ctx.db.prepare('SELECT * FROM spotify_player WHERE user_id = ?').get(uid) as PlayerRow;
+    }
+    return p;
+  };
+  const queue = (ctx: ApiContext) => ctx.db.prepare('SELECT song_id FROM spotify_queue WHERE user_id = ? ORDER BY position').all(me(ctx)).map((r) => (r as { song_id: number }).song_id);
+  const setQueue = (ctx: ApiContext, ids: number[]) => {
+    ctx.db.prepare('DELETE FROM spotify_queue WHERE user_id = ?').run(me(ctx));
+    const ins = ctx.db.prepare('INSERT INTO spotify_queue (user_id, position, song_id) VALUES (?, ?, ?)');
+    ids.forEach((id, i) => ins.run(me(ctx), i, id));
+  };
+  const setPlayer = (ctx: ApiContext, p: PlayerRow, patch: Partial<Omit<PlayerRow, 'id' | 'user_id'>>) => {
+    const n = { ...p, ...patch };
+    ctx.db.prepare('UPDATE spotify_player SET current_position = ?, is_playing = ?, is_looping = ?, played_seconds = ?, volume = ? WHERE id = ?').run(n.current_position, n.is_playing, n.is_looping, n.played_seconds, n.volume, p.id);
+  };
+  const full = (ctx: ApiContext, id: number) => {
+    const s = song(ctx, id);
+    return { ...songShort(s), album_title: s.album_title };
+  };
+  /** The songs of whichever one of song_id, album_id or playlist_id is given (null when none is). */
+  const source = (ctx: ApiContext, a: Args): number[] | null => {
+    const given = ['song_id', 'album_id', 'playlist_id'].filter((k) => a[k] !== null && a[k] !== undefined);
+    if (given.length > 1) throw new ApiError(422, 'Pass at most one of song_id, album_id or playlist_id.');
+    if (optNum(a, 'song_id') !== null) return [song(ctx, optNum(a, 'song_id')!).id];
+    if (optNum(a, 'album_id') !== null) return albumSongs(ctx, album(ctx, optNum(a, 'album_id')!).id);
+    if (optNum(a, 'playlist_id') !== null) return playlistSongs(ctx, playlist(ctx, optNum(a, 'playlist_id')!, false).id).map((x) => x.id);
+    return null;
+  };
+  const SOURCE = [opt.int('song_id'), opt.int('album_id'), opt.int('playlist_id')];
+  const step = (ctx: ApiContext, delta: 1 | -1) => {
+    const p = player(ctx);
+    const q = queue(ctx);
+    if (!q.length) throw new ApiError(422, 'The song queue is empty.');
+    const pos = (((p.current_position + delta) % q.length) + q.length) % q.length; // the queue is a cycle
+    setPlayer(ctx, p, { current_position: pos, played_seconds: 0, is_playing: 1 });
+    return ok(delta === 1 ? 'Playing the next song.' : 'Playing the previous song.', { song_id: q[pos]! });
+  };
+  return [
+    def('show_current_song', { description: 'Show details of the current song on the queue.' }, (ctx) => {
+      const p = player(ctx);
+      const q = queue(ctx);
+      if (!q.length) throw new ApiError(422, 'The song queue is empty.');
+      return { ...full(ctx, q[p.current_position]!), played_seconds: p.played_seconds, is_playing: p.is_playing === 1, is_looping: p.is_looping === 1 };
+    }),
+    def('play_music', { description: 'Play a song, album or playlist (added to the queue), the song at a queue position, or the current song.', params: [...SOURCE, opt.int('queue_position', { constraints: [{ kind: 'min', value: 0 }] })] }, (ctx, a) => {
+      const p = player(ctx);
+      const add = source(ctx, a);
+      if (add && optNum(a, 'queue_position') !== null) throw new ApiError(422, 'Pass at most one of queue_position, song_id, album_id or playlist_id.');
+      let q = queue(ctx);
+      let pos = p.current_position;
+      if (add) {
+        if (!add.length) throw new ApiError(422, 'There are no songs to play.');
+        pos = q.length;
+        setQueue(ctx, (q = [...q, ...add]));
+      } else if (optNum(a, 'queue_position') !== null) pos = optNum(a, 'queue_position')!;
+      if (!q.length) throw new ApiError(422, 'The song queue is empty.');
+      if (pos >= q.length) throw new ApiError(422, `The queue has no position ${pos}; it has ${q.length} songs.`);
+      setPlayer(ctx, p, { current_position: pos, is_playing: 1, played_seconds: pos === p.current_position && !add ? p.played_seconds : 0 });
+      return ok('Playing the song.', { song_id: q[pos]! });
+    }),
+    def('pause_music', { description: 'Pause the currently playing song.' }, (ctx) => {
+      const p = player(ctx);
+      if (p.is_playing === 0) throw new ApiError(422, 'No song is playing.');
+      setPlayer(ctx, p, { is_playing: 0 });
+      return ok('Paused the song.');
+    }),
+    def('previous_song', { description: 'Go to the previous song in the song queue.' }, (ctx) => step(ctx, -1)),
+    def('next_song', { description: 'Go to the next song in the song queue.' }, (ctx) => step(ctx, 1)),
+    def('move_song_in_queue', { description: 'Move a song in the queue to a new position.', params: [req.int('current_position', { constraints: nonNeg }), req.int('new_position', { constraints: nonNeg })] }, (ctx, a) => {
+      const p = player(ctx);
+      const q = queue(ctx);
+      const [from, to] = [Number(a.current_position), Number(a.new_position)];
+      if (from >= q.length || to >= q.length) throw new ApiError(422, `Positions must be below the queue length ${q.length}.`);
+      const playing = q[p.current_position];
+      const [moved] = q.splice(from, 1);
+      q.splice(to, 0, moved!);
+      setQueue(ctx, q);
+      // The current song stays current wherever it moved.
+      const at = p.current_position === from ? to : q.indexOf(playing!);
+      setPlayer(ctx, p, { current_position: at < 0 ? 0 : at });
+      return ok('Moved the song in the queue.');
+    }),
+    def('seek_song', { description: 'Seek the current song to the given number of seconds.', params: [req.int('seek_seconds', { constraints: nonNeg })] }, (ctx, a) => {
+      const p = player(ctx);
+      const q = queue(ctx);
+      if (!q.length) throw new ApiError(422, 'The song queue is empty.');
+      const duration = song(ctx, q[p.current_position]!).duration;
+      if (Number(a.seek_seconds) > duration) throw new ApiError(422, `The current song is only ${duration} seconds long.`);
+      setPlayer(ctx, p, { played_seconds: Number(a.seek_seconds) });
+      return ok('Seeked the song.');
+    }),
+    def('loop_song', { description: 'Set whether to loop the current song.', params: [req.bool('loop')] }, (ctx, a) => {
+      setPlayer(ctx, player(ctx), { is_looping: a.loop === true ? 1 : 0 });
+      return ok(a.loop === true ? 'Looping the current song.' : 'Stopped looping the current song.');
+    }),
+    def('shuffle_song_queue', { description: 'Shuffle songs in the music player queue.' }, (ctx) => {
+      const p = player(ctx);
+      const q = queue(ctx);
+      const current = q[p.current_position];
+      // A deterministic shuffle (seeded by the user and the queue), so replays of an episode agree.
+      let h = q.reduce((acc, id) => (Math.imul(acc ^ id, 16777619) >>> 0), 2166136261 ^ me(ctx));
+      for (let i = q.length - 1; i > 0; i--) {
+        h = (Math.imul(h, 1664525) + 1013904223) >>> 0;
+        const j = h % (i + 1);
+        [q[i], q[j]] = [q[j]!, q[i]!];
+      }
+      setQueue(ctx, q);
+      if (current !== undefined) setPlayer(ctx, p, { current_position: q.indexOf(current) });
+      return ok('Shuffled the song queue.');
+    }),
+    def('show_song_queue', { description: 'Get the music player song queue. Songs are played in the order of the queue in a cycle.' }, (ctx) => {
+      const p = player(ctx);
+      return queue(ctx).map((id, position) => ({ ...full(ctx, id), position, is_playing: position === p.current_position && p.is_playing === 1, is_current: position === p.current_position }));
+    }),
+    def('add_to_queue', { description: 'Add a song, album or playlist to the music player song queue.', params: SOURCE }, (ctx, a) => {
+      const add = source(ctx, a);
+      if (!add) throw new ApiError(422, 'Pass one of song_id, album_id or playlist_id.');
+      setQueue(ctx, [...queue(ctx), ...add]);
+      return ok('Added to the song queue.');
+    }),
+    def('remove_song_from_queue', { method: 'DELETE', description: 'Remove a song at the given position from the music player song queue.', params: [req.int('position', { constraints: nonNeg })] }, (ctx, a) => {
+      const p = player(ctx);
+      const q = queue(ctx);
+      const pos = Number(a.position);
+      if (pos >= q.length) throw new ApiError(422, `The queue has no position ${pos}; it has ${q.length} songs.`);
+      q.splice(pos, 1);
+      setQueue(ctx, q);
+      const current = pos < p.current_position ? p.current_position - 1 : pos === p.current_position ? Math.min(pos, Math.max(q.length - 1, 0)) : p.current_position;
+      setPlayer(ctx, p, { current_position: current, ...(pos === p.current_position ? { played_seconds: 0 } : {}), ...(q.length === 0 ? { is_playing: 0 } : {}) });
+      return ok('Removed the song from the queue.');
+    }),
+    def('clear_song_queue', { method: 'DELETE', description: 'Clear the music player song queue.' }, (ctx) => {
+      setQueue(ctx, []);
+      setPlayer(ctx, player(ctx), { current_position: 0, is_playing: 0, played_seconds: 0 });
+      return ok('Cleared the song queue.');
+    }),
+    def('show_volume', { description: 'Show the music player volume.' }, (ctx) => ({ volume: player(ctx).volume })),
+    def('set_volume', { description: 'Set the music player volume.', params: [req.int('volume', { constraints: [{ kind: 'min', value: 0 }, { kind: 'max', value: 100 }] })] }, (ctx, a) => {
+      setPlayer(ctx, player(ctx), { volume: Number(a.volume) });
+      return ok('Volume set.');
+    }),
+  ];
+}
