@@ -45,7 +45,7 @@ describe('action feedback', () => {
     [11, 'The stove is now deactivated.'],
     [12, 'the thermometer measures a temperature of 25 degrees celsius'],
     [13, 'Inside the cupboard is: \n\ta ceramic cup (containing nothing)\n\ta metal pot (containing nothing)'],
-    [14, 'You decide to wait for 1 iteration.'],
+    [14, 'You decide to wait for 1 iterations.'],
     [15, 'You decide to wait for 10 iterations.'],
     [17, 'No known action matches that input.'],
     [18, "It's not clear how to get there from here."],

@@ -45,7 +45,7 @@ const DOMAIN_RULES = [
   '- move OBJ to OBJ2: "You move the OBJ to the OBJ2." Into a closed container: "That can\'t be moved there, because the OBJ2 isn\'t open."',
   '- open/close OBJ: "The OBJ is now open." / "The OBJ is already open." / "The OBJ is now closed."',
   '- inventory: "In your inventory, you see:" then one tab-indented line per item.',
-  '- wait: "You decide to wait for 10 iterations."; wait1: "You decide to wait for 1 iteration."; use thermometer on OBJ: "the thermometer measures a temperature of N degrees celsius".',
+  '- wait: "You decide to wait for 10 iterations."; wait1: "You decide to wait for 1 iterations."; use thermometer on OBJ: "the thermometer measures a temperature of N degrees celsius".',
   '- Any input that matches no action: "No known action matches that input."',
 ];
 

@@ -42,7 +42,7 @@ export const TEXT = {
   notDeactivatable: (what: string) => `The ${what} is not something that can be deactivated.`,
   focus: (what: string) => `You focus on the ${what}.`, // (ref)
   waitN: (n: number) => `You decide to wait for ${n} iterations.`, // (ref)
-  wait1: 'You decide to wait for 1 iteration.',
+  wait1: 'You decide to wait for 1 iterations.', // (ref: the real engine's plural, recorded)
   thermometer: (t: number) => `the thermometer measures a temperature of ${t} degrees celsius`, // (ref)
   notAThermometer: (what: string) => `You can't use the ${what} that way.`,
   eat: (what: string) => `The ${what} was delicious.`, // (ref)

@@ -365,14 +365,19 @@ function conductivityOf(items: Array<[string, string]>, v: number, contents: Con
 
 // ---- classification -------------------------------------------------------------------------
 
-const ANIMALS = ['chipmunk', 'dove', 'frog', 'rabbit', 'wolf', 'beaver', 'toad', 'turtle', 'parrot', 'mouse', 'hedgehog', 'blue jay'];
 const TREES = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach', 'pear', 'grapefruit', 'apricot'];
 const COLORS = ['red', 'green', 'blue', 'orange', 'yellow', 'purple'];
 const FIND_BOX_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'living room', 'bedroom', 'workshop'];
 
-function livingWorld(contents: Contents, rng: Rng): void {
-  contents.outside.push(...rng.sample(ANIMALS, 3).map((a): Spawn => ({ kind: 'animal', species: a, stage: 2 })));
-  const species = rng.sample(TREES, 3);
+/** The real task's animal and plant lists, in its order; set i shuffles each with java.util.Random(i) and keeps the first three. */
+const FIND_ANIMALS = ['butterfly', 'moth', 'frog', 'toad', 'giant tortoise', 'turtle', 'crocodile', 'parrot', 'dove', 'blue jay', 'elephant', 'brown bear', 'beaver', 'wolf'];
+const FIND_PLANTS = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach', 'pea'];
+
+/** Three animals outside (at their first life stage) and three potted plants in the greenhouse (pot numbering ours). */
+function livingWorld(contents: Contents, set: number): void {
+  const animals = scalaShuffle(new JavaRandom(set), FIND_ANIMALS).slice(0, 3);
+  contents.outside.push(...animals.map((a): Spawn => ({ kind: 'animal', species: a, stage: 2, shown: firstStageName(a) })));
+  const species = scalaShuffle(new JavaRandom(set), FIND_PLANTS).slice(0, 3);
   contents.greenhouse.push(
     ...species.map((s, i): Spawn => ({ kind: 'flower pot', name: `flower pot ${i + 1}`, contents: [{ kind: 'plant', species: s, stage: 2 }, sub('soil'), sub('water')] })),
   );
@@ -386,10 +391,10 @@ const FIND_THING: Record<FindWhat, { words: string; match: Match }> = {
 };
 
 function findBuilder(what: FindWhat): Builder {
-  return (v, contents, rng) => {
+  return (v, contents) => {
     // The real grid: 10 sets of living things × 5 box rooms × 6 colours, the colour fastest.
-    const [, ri, ci] = decodeLastFastest(v, [10, FIND_BOX_ROOMS.length, COLORS.length]);
-    livingWorld(contents, rng);
+    const [set, ri, ci] = decodeLastFastest(v, [10, FIND_BOX_ROOMS.length, COLORS.length]);
+    livingWorld(contents, set!);
     const box = `${COLORS[ci!]} box`;
     const room = FIND_BOX_ROOMS[ri!]!;
     contents[room].push({ kind: 'box', name: box, tags: ['box'] });
