@@ -4,6 +4,7 @@ import { matchesQuery, pageOf } from '../listing.js';
 import { opt, PAGING, req, sortBy } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args, type Json } from '../types.js';
 import { accountApis } from './common.js';
+import { paymentCardApis } from './payment_cards.js';
 import { GENRES } from '../../world/vocab.js';
 
 const def = declarer('spotify');
@@ -286,6 +287,7 @@ export const spotifyApis: ApiDef[] = [
     return pageOf(rows.map(songShort), a, []);
   }),
   ...playerApis(),
+  ...paymentCardApis('spotify', 'spotify_payment_cards', { showCvv: true }),
   ...reviewApis('song', 'Song', (ctx, id) => song(ctx, id).id),
   ...reviewApis('album', 'Album', (ctx, id) => album(ctx, id).id),
   ...reviewApis('playlist', 'Playlist', (ctx, id) => playlist(ctx, id, false).id),

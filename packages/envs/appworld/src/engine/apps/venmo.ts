@@ -3,6 +3,7 @@ import { declarer, me, notFound, ok, optBool, optNum, optStr, str } from '../def
 import { inDateRange, matchesQuery, pageOf } from '../listing.js';
 import { DATE_RANGE, opt, PAGING, req, sortBy, ACCESS_TOKEN, EMAIL } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
+import { paymentCardApis } from './payment_cards.js';
 import { accountApis, userByEmail, userById, type UserRow } from './common.js';
 
 const def = declarer('venmo');
@@ -19,14 +20,6 @@ const commentCount = (ctx: ApiContext, id: number) => (ctx.db.prepare('SELECT co
 const txView = (ctx: ApiContext, t: TxRow) => ({ transaction_id: t.id, amount: t.amount, description: t.description, created_at: t.created_at, updated_at: t.updated_at ?? t.created_at, private: t.private === 1, like_count: t.like_count, comment_count: commentCount(ctx, t.id), payment_card_digits: cardDigits(ctx, t.payment_card_id), sender: personOf(userById(ctx, t.sender_id)), receiver: personOf(userById(ctx, t.receiver_id)) });
 const requestStatus = (r: RequestRow) => (r.approved_at ? 'approved' : r.denied_at ? 'denied' : 'pending');
 const requestView = (ctx: ApiContext, r: RequestRow) => ({ payment_request_id: r.id, amount: r.amount, description: r.description, created_at: r.created_at, updated_at: r.approved_at ?? r.denied_at ?? r.created_at, approved_at: r.approved_at, denied_at: r.denied_at, private: r.private === 1, sender: personOf(userById(ctx, r.sender_id)), receiver: personOf(userById(ctx, r.receiver_id)) });
-
-const cardView = (c: CardRow) => ({ payment_card_id: c.id, card_name: c.card_name, owner_name: c.owner_name, card_number: c.card_number, expiry_year: c.expiry_year, expiry_month: c.expiry_month });
-function ownCard(ctx: ApiContext, id: number): CardRow {
-  const c = ctx.db.prepare('SELECT * FROM venmo_payment_cards WHERE id = ?').get(id) as CardRow | undefined;
-  if (!c) notFound('payment card');
-  if (c.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this payment card.');
-  return c;
-}
 
 /** A transaction the caller may see: public, or private with the caller as a party. */
 function visibleTx(ctx: ApiContext, id: number): TxRow {
@@ -133,30 +126,7 @@ export const venmoApis: ApiDef[] = [
     addBalance(ctx, me(ctx), -num2(a.amount));
     return ok('Money withdrawn from the Venmo balance.');
   }),
-  def('show_payment_cards', { description: 'Show your Venmo payment cards.' }, (ctx) =>
-    (ctx.db.prepare('SELECT * FROM venmo_payment_cards WHERE user_id = ? ORDER BY id').all(me(ctx)) as CardRow[]).map(cardView),
-  ),
-  def('show_payment_card', { description: 'Show one of your Venmo payment cards.', params: [req.int('payment_card_id')] }, (ctx, a) => cardView(ownCard(ctx, Number(a.payment_card_id)))),
-  def('add_payment_card', {
-    description: 'Add a payment card to your Venmo account.',
-    params: [req.str('card_name', { constraints: [{ kind: 'minLength', value: 1 }] }), req.str('owner_name', { constraints: [{ kind: 'minLength', value: 1 }] }), req.int('card_number', { constraints: [{ kind: 'min', value: 0 }] }), req.int('expiry_year'), req.int('expiry_month', { constraints: [{ kind: 'min', value: 1 }, { kind: 'max', value: 12 }] }), req.int('cvv_number', { constraints: [{ kind: 'min', value: 0 }, { kind: 'max', value: 9999 }] })],
-  }, (ctx, a) => {
-    const number = String(a.card_number);
-    if (!/^\d{12,19}$/.test(number)) throw new ApiError(422, 'The card number must have 12 to 19 digits.');
-    const [year, month] = [Number(a.expiry_year), Number(a.expiry_month)];
-    if (year * 12 + month < Number(ctx.now.slice(0, 4)) * 12 + Number(ctx.now.slice(5, 7))) throw new ApiError(422, 'The payment card has expired.');
-    if (ctx.db.prepare('SELECT 1 FROM venmo_payment_cards WHERE user_id = ? AND card_number = ?').get(me(ctx), number)) throw new ApiError(422, 'This payment card is already added.');
-    const r = ctx.db.prepare('INSERT INTO venmo_payment_cards (user_id, card_name, owner_name, card_number, expiry_year, expiry_month, cvv_number) VALUES (?, ?, ?, ?, ?, ?, ?)').run(me(ctx), str(a, 'card_name'), str(a, 'owner_name'), number, year, month, String(a.cvv_number));
-    return ok('Payment card added.', { payment_card_id: Number(r.lastInsertRowid) });
-  }),
-  def('update_payment_card', { method: 'PATCH', description: 'Rename one of your payment cards.', params: [req.int('payment_card_id'), req.str('card_name', { constraints: [{ kind: 'minLength', value: 1 }] })] }, (ctx, a) => {
-    ctx.db.prepare('UPDATE venmo_payment_cards SET card_name = ? WHERE id = ?').run(str(a, 'card_name'), ownCard(ctx, Number(a.payment_card_id)).id);
-    return ok('Payment card updated.');
-  }),
-  def('delete_payment_card', { method: 'DELETE', description: 'Remove one of your payment cards.', params: [req.int('payment_card_id')] }, (ctx, a) => {
-    ctx.db.prepare('DELETE FROM venmo_payment_cards WHERE id = ?').run(ownCard(ctx, Number(a.payment_card_id)).id);
-    return ok('Payment card deleted.');
-  }),
+  ...paymentCardApis('venmo', 'venmo_payment_cards', { showCvv: false }),
   def('show_transactions', {
     description: 'Get a list of your transactions.',
     params: [
