@@ -47,10 +47,30 @@ describe('spotify music player', () => {
     expect(call('clear_song_queue').status).toBe(200);
     expect(call('show_song_queue').body).toEqual([]);
 
-    expect(call('show_volume').body).toEqual({ volume: 50 });
-    expect(call('set_volume', { volume: 101 }).status).toBe(422);
-    expect(call('set_volume', { volume: 80 }).status).toBe(200);
-    expect(call('show_volume').body).toEqual({ volume: 80 });
+    expect(call('show_volume').body).toEqual({ volume: 5 });
+    expect(call('set_volume', { volume: 11 }).status).toBe(422); // AppWorld's volume is 0..10
+    expect(call('set_volume', { volume: 8 }).status).toBe(200);
+    expect(call('show_volume').body).toEqual({ volume: 8 });
+    s.close();
+  });
+
+  it('premium: plans, subscriptions paid by your own valid card, renewals chained after the current one', () => {
+    const s = world.open({ supervisorId: sup.id });
+    const pw = world.query<{ password: string }>("SELECT password FROM accounts WHERE user_id = ? AND app = 'spotify'", sup.id)[0]!.password;
+    const t = (s.callTool('spotify__login', { username: sup.email, password: pw }).body as { access_token: string }).access_token;
+    const call = (api: string, args: object = {}): CallResult => s.callTool(`spotify__${api}`, { ...args, access_token: t });
+    const plans = s.callTool('spotify__show_premium_plans', {}).body as { monthly: number; yearly: number };
+    expect(Object.keys(plans).sort()).toEqual(['monthly', 'yearly']);
+    const { payment_card_id: card } = call('add_payment_card', { card_name: 'Music', owner_name: 'Me', card_number: 5500000000000004, expiry_year: 2030, expiry_month: 1, cvv_number: 321 }).body as { payment_card_id: number };
+    expect(call('subscribe_premium', { payment_card_id: card, duration: 'weekly' }).status).toBe(422);
+    expect(call('subscribe_premium', { payment_card_id: card + 1000, duration: 'monthly' }).status).toBe(422);
+    expect(call('subscribe_premium', { payment_card_id: card, duration: 'monthly' }).status).toBe(200);
+    expect(call('subscribe_premium', { payment_card_id: card, duration: 'yearly' }).status).toBe(200);
+    const subs = call('show_premium_subscriptions').body as { start_date: string; end_date: string; payment_card_digits: string; paid_amount: number }[];
+    expect(subs.map((x) => [x.start_date, x.end_date, x.payment_card_digits, x.paid_amount])).toEqual([
+      [s.now, '2023-06-18T12:00:00', '0004', plans.monthly],
+      ['2023-06-18T12:00:00', '2024-06-18T12:00:00', '0004', plans.yearly],
+    ]);
     s.close();
   });
 });

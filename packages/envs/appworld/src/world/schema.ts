@@ -29,6 +29,8 @@ CREATE TABLE album_library (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, al
 CREATE TABLE liked_songs (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, song_id INTEGER NOT NULL, created_at TEXT NOT NULL, UNIQUE (user_id, song_id));
 CREATE TABLE spotify_payment_cards (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, card_name TEXT NOT NULL, owner_name TEXT NOT NULL,
   card_number TEXT NOT NULL, expiry_year INTEGER NOT NULL, expiry_month INTEGER NOT NULL, cvv_number TEXT NOT NULL);
+CREATE TABLE spotify_premium_subscriptions (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, payment_card_id INTEGER NOT NULL,
+  payment_card_digits TEXT NOT NULL, start_date TEXT NOT NULL, end_date TEXT NOT NULL, paid_amount REAL NOT NULL);
 CREATE TABLE spotify_queue (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, position INTEGER NOT NULL, song_id INTEGER NOT NULL, UNIQUE (user_id, position));
 CREATE TABLE spotify_player (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL UNIQUE, current_position INTEGER NOT NULL, is_playing INTEGER NOT NULL,
   is_looping INTEGER NOT NULL, played_seconds INTEGER NOT NULL, volume INTEGER NOT NULL);
@@ -87,7 +89,7 @@ export const TABLES = [
   'users', 'accounts', 'addresses', 'payment_cards', 'supervisor_tasks',
   'artists', 'albums', 'songs', 'playlists', 'playlist_songs', 'song_library', 'album_library',
   'liked_songs', 'liked_albums', 'liked_playlists', 'following_artists', 'downloaded_songs',
-  'song_reviews', 'album_reviews', 'playlist_reviews', 'spotify_queue', 'spotify_player', 'spotify_payment_cards',
+  'song_reviews', 'album_reviews', 'playlist_reviews', 'spotify_queue', 'spotify_player', 'spotify_payment_cards', 'spotify_premium_subscriptions',
   'venmo_balances', 'venmo_friends', 'venmo_payment_cards', 'venmo_transactions', 'venmo_payment_requests',
   'venmo_transaction_likes', 'venmo_comments', 'venmo_comment_likes',
   'contacts', 'text_messages', 'voice_messages', 'alarms', 'fs_entries', 'notes',

@@ -17,6 +17,8 @@ const SONG_SQL = 'SELECT s.*, al.title AS album_title, ar.name AS artist_name FR
 const ALBUM_SQL = 'SELECT al.*, ar.name AS artist_name FROM albums al JOIN artists ar ON ar.id = al.artist_id';
 
 const SHARE_BASE = 'https://spotify.com';
+/** Premium prices in dollars (this world's, not AppWorld's data). */
+const PREMIUM_PRICES = { monthly: 10, yearly: 100 } as const;
 const reviewCount = (ctx: ApiContext, kind: ReviewKind, id: number) => (ctx.db.prepare(`SELECT count(*) AS n FROM ${kind}_reviews WHERE ${kind}_id = ?`).get(id) as { n: number }).n;
 /** AppWorld's SongResponse (search_songs, show_song). */
 const songView = (ctx: ApiContext, s: SongRow) => ({ song_id: s.id, title: s.title, album_id: s.album_id, album_title: s.album_title, duration: s.duration, artists: [{ id: s.artist_id, name: s.artist_name }], release_date: s.release_date, genre: s.genre, play_count: s.play_count, rating: s.rating, like_count: s.like_count, review_count: reviewCount(ctx, 'song', s.id), shareable_link: `${SHARE_BASE}/song/${s.id}` });
@@ -288,6 +290,27 @@ export const spotifyApis: ApiDef[] = [
   }),
   ...playerApis(),
   ...paymentCardApis('spotify', 'spotify_payment_cards', { showCvv: true }),
+  def('show_premium_plans', { auth: false, description: 'Show information about premium plans available.' }, () => ({ ...PREMIUM_PRICES })),
+  def('subscribe_premium', { description: 'Subscribe to premium membership.', params: [req.int('payment_card_id'), req.str('duration', { constraints: [{ kind: 'enum', values: ['monthly', 'yearly'] }] })] }, (ctx, a) => {
+    const card = ctx.db.prepare('SELECT id, user_id, card_number, expiry_year, expiry_month FROM spotify_payment_cards WHERE id = ?').get(a.payment_card_id) as { id: number; user_id: number; card_number: string; expiry_year: number; expiry_month: number } | undefined;
+    if (!card) notFound('payment card');
+    if (card.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to use this payment card.');
+    if (card.expiry_year * 12 + card.expiry_month < Number(ctx.now.slice(0, 4)) * 12 + Number(ctx.now.slice(5, 7))) throw new ApiError(422, 'The payment card has expired.');
+    // A new subscription starts when the current one ends, so renewing early never loses days.
+    const last = ctx.db.prepare('SELECT max(end_date) AS end FROM spotify_premium_subscriptions WHERE user_id = ?').get(me(ctx)) as { end: string | null };
+    const start = last.end && last.end > ctx.now ? last.end : ctx.now;
+    const d = new Date(start + 'Z');
+    if (a.duration === 'yearly') d.setUTCFullYear(d.getUTCFullYear() + 1);
+    else d.setUTCMonth(d.getUTCMonth() + 1);
+    const end = d.toISOString().slice(0, 19);
+    const paid = PREMIUM_PRICES[a.duration as 'monthly' | 'yearly'];
+    const r = ctx.db.prepare('INSERT INTO spotify_premium_subscriptions (user_id, payment_card_id, payment_card_digits, start_date, end_date, paid_amount) VALUES (?, ?, ?, ?, ?, ?)').run(me(ctx), card.id, card.card_number.slice(-4), start, end, paid);
+    return ok('Subscribed to premium.', { premium_subscription_id: Number(r.lastInsertRowid) });
+  }),
+  def('show_premium_subscriptions', { description: 'Show your premium subscription history.', params: [...PAGING] }, (ctx, a) => {
+    const rows = ctx.db.prepare('SELECT id AS premium_subscription_id, start_date, end_date, payment_card_digits, paid_amount FROM spotify_premium_subscriptions WHERE user_id = ? ORDER BY id').all(me(ctx)) as { [k: string]: Json }[];
+    return pageOf(rows, a, []);
+  }),
   ...reviewApis('song', 'Song', (ctx, id) => song(ctx, id).id),
   ...reviewApis('album', 'Album', (ctx, id) => album(ctx, id).id),
   ...reviewApis('playlist', 'Playlist', (ctx, id) => playlist(ctx, id, false).id),
@@ -361,7 +384,7 @@ function playerApis(): ApiDef[] {
     const uid = me(ctx);
     let p = ctx.db.prepare('SELECT * FROM spotify_player WHERE user_id = ?').get(uid) as PlayerRow | undefined;
     if (!p) {
-      ctx.db.prepare('INSERT INTO spotify_player (user_id, current_position, is_playing, is_looping, played_seconds, volume) VALUES (?, 0, 0, 0, 0, 50)').run(uid);
+      ctx.db.prepare('INSERT INTO spotify_player (user_id, current_position, is_playing, is_looping, played_seconds, volume) VALUES (?, 0, 0, 0, 0, 5)').run(uid);
       p = ctx.db.prepare('SELECT * FROM spotify_player WHERE user_id = ?').get(uid) as PlayerRow;
     }
     return p;
@@ -498,7 +521,7 @@ function playerApis(): ApiDef[] {
       return ok('Cleared the song queue.');
     }),
     def('show_volume', { description: 'Show the music player volume.' }, (ctx) => ({ volume: player(ctx).volume })),
-    def('set_volume', { description: 'Set the music player volume.', params: [req.int('volume', { constraints: [{ kind: 'min', value: 0 }, { kind: 'max', value: 100 }] })] }, (ctx, a) => {
+    def('set_volume', { description: 'Set the volume level of the music player.', params: [req.int('volume', { constraints: [{ kind: 'min', value: 0 }, { kind: 'max', value: 10 }] })] }, (ctx, a) => {
       setPlayer(ctx, player(ctx), { volume: Number(a.volume) });
       return ok('Volume set.');
     }),
