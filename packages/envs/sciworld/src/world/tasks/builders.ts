@@ -262,23 +262,25 @@ function meltingPointOf(things: MeasuredThing[], grid: number[], v: number, cont
 
 // ---- electricity ----------------------------------------------------------------------------
 
-const POWER_PARTS = ['light bulb 0', 'light bulb 1', 'light bulb 2', 'electric motor', 'electric buzzer'];
+/** The real task's parts to power, in its order (grid: part × renewable source × nonrenewable source, the last fastest). */
+const POWER_PARTS = ['red light bulb', 'green light bulb', 'blue light bulb', 'electric motor', 'electric buzzer'];
+
+/** Tags the part to power: the bench's bulb of that colour, else a new one on the bench. */
+function powerTarget(bench: Spawn, part: string): string {
+  const parts = bench.contents!;
+  const existing = part.endsWith('light bulb') ? parts.find((s) => s.kind === 'light bulb' && s.name === part) : undefined;
+  if (existing) existing.tags = target;
+  else parts.push(part.endsWith('light bulb') ? { kind: 'light bulb', name: part, tags: target } : { kind: part as 'electric motor', tags: target });
+  return part;
+}
 
 const powerComponent: Builder = (v, contents) => {
-  const [pi, extra] = decode(v, [POWER_PARTS.length, 4]);
+  const [pi, k, m] = decodeLastFastest(v, [POWER_PARTS.length, 2, 2]);
+  const extra = k! * 2 + m!;
   const bench = contents.workshop.find((s) => s.tags?.includes('workbench'))!;
   const parts = bench.contents!;
   const part = POWER_PARTS[pi!]!;
-  let name: string;
-  if (part.startsWith('light bulb')) {
-    const bulbs = parts.filter((s) => s.kind === 'light bulb');
-    const chosen = bulbs[Number(part.slice(-1))]!;
-    chosen.tags = target;
-    name = chosen.name!;
-  } else {
-    parts.push({ kind: part as 'electric motor', tags: target });
-    name = part;
-  }
+  const name = powerTarget(bench, part);
   // Variations also differ in distractor components on the bench.
   const distractors: Spawn[][] = [[], [{ kind: 'electric buzzer', name: 'buzzer' }], [{ kind: 'electric motor', name: 'motor' }], [{ kind: 'switch', name: 'push switch' }]];
   parts.push(...distractors[extra!]!.filter((d) => d.kind !== part));
@@ -298,25 +300,17 @@ const powerComponent: Builder = (v, contents) => {
 const SOURCES = { renewable: ['solar panel', 'wind generator'], nonrenewable: ['gas generator', 'nuclear generator'] } as const;
 
 const powerRenewable: Builder = (v, contents) => {
-  const [pi, ki, si] = decode(v, [POWER_PARTS.length, 2, 2]);
+  const [pi, k, m] = decodeLastFastest(v, [POWER_PARTS.length, 2, 2]);
   const bench = contents.workshop.find((s) => s.tags?.includes('workbench'))!;
   const parts = bench.contents!;
-  const kind = ki === 0 ? 'renewable' : 'nonrenewable';
-  const right = SOURCES[kind][si!]!;
-  const wrong = SOURCES[kind === 'renewable' ? 'nonrenewable' : 'renewable'][si!]!;
+  // The recordings show the kind alternating with the last axis (variations 0, 18: renewable; 9, 17: nonrenewable).
+  const kind = m === 0 ? 'renewable' : 'nonrenewable';
+  const right = kind === 'renewable' ? SOURCES.renewable[k!]! : SOURCES.nonrenewable[m!]!;
+  const wrong = kind === 'renewable' ? SOURCES.nonrenewable[m!]! : SOURCES.renewable[k!]!;
   // The battery makes way for one renewable and one nonrenewable generator.
   bench.contents = parts.filter((p) => p.kind !== 'battery');
   contents.workshop.push({ kind: right as 'solar panel' }, { kind: wrong as 'solar panel' });
-  const part = POWER_PARTS[pi!]!;
-  let name: string;
-  if (part.startsWith('light bulb')) {
-    const chosen = bench.contents.filter((s) => s.kind === 'light bulb')[Number(part.slice(-1))]!;
-    chosen.tags = target;
-    name = chosen.name!;
-  } else {
-    bench.contents.push({ kind: part as 'electric motor', tags: target });
-    name = part;
-  }
+  const name = powerTarget(bench, POWER_PARTS[pi!]!);
   return {
     description: `Your task is to turn on the ${name} by powering it using a ${kind} power source. First, focus on the ${name}. Then, create an electrical circuit that powers it on. `,
     goals: {
