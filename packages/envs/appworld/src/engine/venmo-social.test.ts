@@ -65,4 +65,40 @@ describe('venmo likes and comments', () => {
     expect((a('show_sent_payment_requests', { status: 'pending', page_limit: 20 }).body as { payment_request_id: number; amount: number }[]).find((r) => r.payment_request_id === id)).toMatchObject({ amount: 15.5, description: 'lunch + tip' });
     s.close();
   });
+
+  it('notifications follow money and requests; read filters, counts, marks and deletes are per user', () => {
+    const s = world.open({ supervisorId: alice.id });
+    const a = tokenFor(s, alice);
+    const b = tokenFor(s, bob);
+    const before = (b('show_notifications_count').body as { notifications_count: number }).notifications_count;
+    const { payment_request_id: rid } = a('create_payment_request', { user_email: bob.email, amount: 7, description: 'coffee' }).body as { payment_request_id: number };
+    a('remind_payment_request', { payment_request_id: rid });
+    const unread = b('show_notifications', { read: false, page_limit: 20 }).body as { notification_id: number; type: string; read: boolean; data: Record<string, number> }[];
+    expect(unread.map((n) => n.type).slice(0, 2).sort()).toEqual(['payment_request_received', 'payment_request_reminder']);
+    expect(Object.keys(unread[0]!).sort()).toEqual(['created_at', 'data', 'message', 'notification_id', 'read', 'title', 'type']);
+    expect(unread[0]!.data).toEqual({ payment_request_id: rid });
+    expect(b('show_notifications_count').body).toEqual({ notifications_count: before + 2 });
+    expect(a('mark_notification', { notification_id: unread[0]!.notification_id, read: true }).status).toBe(401);
+    expect(b('mark_notification', { notification_id: unread[0]!.notification_id, read: true }).status).toBe(200);
+    expect(b('show_notifications_count', { read: true }).body).toEqual({ notifications_count: 1 });
+    expect(b('mark_notifications', { read: true }).status).toBe(200);
+    expect(b('show_notifications_count', { read: false }).body).toEqual({ notifications_count: 0 });
+    expect(b('delete_notification', { notification_id: unread[0]!.notification_id }).status).toBe(200);
+    expect(b('delete_notifications').status).toBe(200);
+    expect(b('show_notifications_count').body).toEqual({ notifications_count: 0 });
+    s.close();
+  });
+
+  it("the social feed shows friends' public transactions only, without card digits", () => {
+    const s = world.open({ supervisorId: alice.id });
+    const a = tokenFor(s, alice);
+    const friends = new Set(world.query<{ email: string }>('SELECT u.email FROM venmo_friends f JOIN users u ON u.id = f.friend_id WHERE f.user_id = ?', alice.id).map((r) => r.email));
+    const feed = a('show_social_feed', { page_limit: 20 }).body as { private: boolean; sender: { email: string }; receiver: { email: string } }[];
+    for (const t of feed) {
+      expect(t.private).toBe(false);
+      expect(friends.has(t.sender.email) || friends.has(t.receiver.email)).toBe(true);
+      expect(t).not.toHaveProperty('payment_card_digits');
+    }
+    s.close();
+  });
 });

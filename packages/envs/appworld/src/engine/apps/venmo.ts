@@ -21,6 +21,20 @@ const txView = (ctx: ApiContext, t: TxRow) => ({ transaction_id: t.id, amount: t
 const requestStatus = (r: RequestRow) => (r.approved_at ? 'approved' : r.denied_at ? 'denied' : 'pending');
 const requestView = (ctx: ApiContext, r: RequestRow) => ({ payment_request_id: r.id, amount: r.amount, description: r.description, created_at: r.created_at, updated_at: r.approved_at ?? r.denied_at ?? r.created_at, approved_at: r.approved_at, denied_at: r.denied_at, private: r.private === 1, sender: personOf(userById(ctx, r.sender_id)), receiver: personOf(userById(ctx, r.receiver_id)) });
 
+interface NotificationRow { id: number; user_id: number; type: string; title: string; message: string; read: number; created_at: string; data: string }
+const notificationView = (n: NotificationRow) => ({ notification_id: n.id, type: n.type, title: n.title, message: n.message, read: n.read === 1, created_at: n.created_at, data: JSON.parse(n.data) as Json });
+const nameOf = (ctx: ApiContext, id: number) => { const u = userById(ctx, id); return u ? `${u.first_name} ${u.last_name}` : 'Someone'; };
+/** Venmo tells a user about money and requests that concern them. */
+function notify(ctx: ApiContext, userId: number, type: string, title: string, message: string, data: Record<string, Json>): void {
+  ctx.db.prepare('INSERT INTO venmo_notifications (user_id, type, title, message, read, created_at, data) VALUES (?, ?, ?, ?, 0, ?, ?)').run(userId, type, title, message, ctx.now, JSON.stringify(data));
+}
+function ownNotification(ctx: ApiContext, id: number): NotificationRow {
+  const n = ctx.db.prepare('SELECT * FROM venmo_notifications WHERE id = ?').get(id) as NotificationRow | undefined;
+  if (!n) notFound('notification');
+  if (n.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this notification.');
+  return n;
+}
+
 /** A transaction the caller may see: public, or private with the caller as a party. */
 function visibleTx(ctx: ApiContext, id: number): TxRow {
   const t = ctx.db.prepare('SELECT * FROM venmo_transactions WHERE id = ?').get(id) as TxRow | undefined;
@@ -73,7 +87,9 @@ function pay(ctx: ApiContext, receiverId: number, amount: number, description: s
   addBalance(ctx, receiverId, amount);
   const r = ctx.db.prepare('INSERT INTO venmo_transactions (sender_id, receiver_id, amount, description, private, payment_card_id, like_count, created_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)')
     .run(self, receiverId, amount, description, isPrivate ? 1 : 0, cardId, ctx.now);
-  return Number(r.lastInsertRowid);
+  const id = Number(r.lastInsertRowid);
+  notify(ctx, receiverId, 'transaction_received', 'Money received', `${nameOf(ctx, self)} sent you $${amount}.`, { transaction_id: id });
+  return id;
 }
 
 function ownRequest(ctx: ApiContext, id: number, side: 'sender_id' | 'receiver_id'): RequestRow {
@@ -225,6 +241,7 @@ export const venmoApis: ApiDef[] = [
     const u = venmoUser(ctx, str(a, 'user_email'));
     if (u.id === me(ctx)) throw new ApiError(422, 'You cannot request money from yourself.');
     const r = ctx.db.prepare('INSERT INTO venmo_payment_requests (sender_id, receiver_id, amount, description, private, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(me(ctx), u.id, num2(a.amount), str(a, 'description'), optBool(a, 'private') ? 1 : 0, ctx.now);
+    notify(ctx, u.id, 'payment_request_received', 'Payment request received', `${nameOf(ctx, me(ctx))} requested $${num2(a.amount)}.`, { payment_request_id: Number(r.lastInsertRowid) });
     return ok('Payment request created.', { payment_request_id: Number(r.lastInsertRowid) });
   }),
   def('approve_payment_request', { description: 'Approve a payment request you received (pays it).', params: [req.int('payment_request_id'), opt.int('payment_card_id')] }, (ctx, a) => {
@@ -232,12 +249,14 @@ export const venmoApis: ApiDef[] = [
     if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
     const tx = pay(ctx, r.sender_id, r.amount, r.description, r.private === 1, optNum(a, 'payment_card_id'));
     ctx.db.prepare('UPDATE venmo_payment_requests SET approved_at = ? WHERE id = ?').run(ctx.now, r.id);
+    notify(ctx, r.sender_id, 'payment_request_approved', 'Payment request approved', `${nameOf(ctx, me(ctx))} approved your request for $${r.amount}.`, { payment_request_id: r.id });
     return ok('Payment request approved.', { transaction_id: tx });
   }),
   def('deny_payment_request', { description: 'Deny a payment request you received.', params: [req.int('payment_request_id')] }, (ctx, a) => {
     const r = ownRequest(ctx, Number(a.payment_request_id), 'receiver_id');
     if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
     ctx.db.prepare('UPDATE venmo_payment_requests SET denied_at = ? WHERE id = ?').run(ctx.now, r.id);
+    notify(ctx, r.sender_id, 'payment_request_denied', 'Payment request denied', `${nameOf(ctx, me(ctx))} denied your request for $${r.amount}.`, { payment_request_id: r.id });
     return ok('Payment request denied.');
   }),
   def('update_payment_request', { method: 'PATCH', description: 'Update a pending payment request you sent.', params: [req.int('payment_request_id'), opt.num('amount', AMOUNT), opt.str('description'), opt.bool('private')] }, (ctx, a) => {
@@ -253,9 +272,43 @@ export const venmoApis: ApiDef[] = [
     ctx.db.prepare('DELETE FROM venmo_payment_requests WHERE id = ?').run(r.id);
     return ok('Payment request deleted.');
   }),
+  def('show_social_feed', { description: 'Show your social feed (transactions of your friends).', params: [...PAGING] }, (ctx, a) => {
+    const self = me(ctx);
+    // Friends' public transactions, newest first, without the card details a transaction view shows its parties.
+    const rows = ctx.db
+      .prepare('SELECT * FROM venmo_transactions WHERE private = 0 AND (sender_id IN (SELECT friend_id FROM venmo_friends WHERE user_id = ?) OR receiver_id IN (SELECT friend_id FROM venmo_friends WHERE user_id = ?)) ORDER BY created_at DESC, id DESC')
+      .all(self, self) as TxRow[];
+    return pageOf(rows.map((t) => { const { payment_card_digits: _d, ...rest } = txView(ctx, t); return rest; }), a, []);
+  }),
+  def('show_notifications', { description: 'Get a list of your notifications.', params: [...PAGING, opt.bool('read')] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT * FROM venmo_notifications WHERE user_id = ? ORDER BY created_at DESC, id DESC').all(me(ctx)) as NotificationRow[]).filter((n) => optBool(a, 'read') === null || (n.read === 1) === optBool(a, 'read'));
+    return pageOf(rows.map(notificationView), a, []);
+  }),
+  def('show_notifications_count', { description: 'Get the count of your notifications.', params: [ACCESS_TOKEN, opt.bool('read')] }, (ctx, a) => {
+    const read = optBool(a, 'read');
+    const row = (read === null ? ctx.db.prepare('SELECT count(*) AS n FROM venmo_notifications WHERE user_id = ?').get(me(ctx)) : ctx.db.prepare('SELECT count(*) AS n FROM venmo_notifications WHERE user_id = ? AND read = ?').get(me(ctx), read ? 1 : 0)) as { n: number };
+    return { notifications_count: row.n };
+  }),
+  def('delete_notification', { method: 'DELETE', description: 'Delete a notification.', params: [req.int('notification_id')] }, (ctx, a) => {
+    ctx.db.prepare('DELETE FROM venmo_notifications WHERE id = ?').run(ownNotification(ctx, Number(a.notification_id)).id);
+    return ok('Notification deleted.');
+  }),
+  def('mark_notification', { method: 'PATCH', description: 'Mark a notification as read or unread.', params: [req.int('notification_id'), req.bool('read')] }, (ctx, a) => {
+    ctx.db.prepare('UPDATE venmo_notifications SET read = ? WHERE id = ?').run(a.read === true ? 1 : 0, ownNotification(ctx, Number(a.notification_id)).id);
+    return ok(`Notification marked as ${a.read === true ? 'read' : 'unread'}.`);
+  }),
+  def('delete_notifications', { method: 'DELETE', description: 'Delete all of your notifications.' }, (ctx) => {
+    ctx.db.prepare('DELETE FROM venmo_notifications WHERE user_id = ?').run(me(ctx));
+    return ok('Notifications deleted.');
+  }),
+  def('mark_notifications', { method: 'PATCH', description: 'Mark all notifications as read or unread.', params: [req.bool('read')] }, (ctx, a) => {
+    ctx.db.prepare('UPDATE venmo_notifications SET read = ? WHERE user_id = ?').run(a.read === true ? 1 : 0, me(ctx));
+    return ok(`Notifications marked as ${a.read === true ? 'read' : 'unread'}.`);
+  }),
   def('remind_payment_request', { description: 'Send a reminder for a pending payment request you sent.', params: [req.int('payment_request_id')] }, (ctx, a) => {
     const r = ownRequest(ctx, Number(a.payment_request_id), 'sender_id');
     if (requestStatus(r) !== 'pending') throw new ApiError(422, `The payment request has already been ${requestStatus(r)}.`);
+    notify(ctx, r.receiver_id, 'payment_request_reminder', 'Payment request reminder', `${nameOf(ctx, me(ctx))} reminded you of their request for $${r.amount}.`, { payment_request_id: r.id });
     return ok('Reminder sent.');
   }),
 ];

@@ -68,7 +68,7 @@ export const SCENARIOS: readonly Scenario[] = [
       const amount = rng.int(10, 45);
       const note = rng.pick(NOTES_FOR);
       return {
-        supervisorId: sup.id, answer: null, allowedTables: ['venmo_transactions', 'venmo_balances'],
+        supervisorId: sup.id, answer: null, allowedTables: ['venmo_transactions', 'venmo_balances', 'venmo_notifications'],
         instruction: `Send $${amount} to my friend ${fullName(friend)} on Venmo with the note "${note}".`,
         expected: (diff) => [
           addedExactly(diff, 'venmo_transactions', [{ sender_id: sup.id, receiver_id: friend.id, amount, description: note }], ['sender_id', 'receiver_id', 'amount', 'description'], 'one transaction to the friend with the amount and note'),
@@ -149,7 +149,7 @@ export const SCENARIOS: readonly Scenario[] = [
       const pendingBefore = w.query<{ id: number; amount: number }>('SELECT id, amount FROM venmo_payment_requests WHERE sender_id = ? AND receiver_id = ? AND approved_at IS NULL AND denied_at IS NULL', from.id, sup.id);
       const total = round2(pendingBefore.reduce((s, r) => s + r.amount, 0) + amounts[0]! + amounts[1]!);
       return {
-        supervisorId: sup.id, answer: null, allowedTables: ['venmo_payment_requests', 'venmo_transactions', 'venmo_balances'],
+        supervisorId: sup.id, answer: null, allowedTables: ['venmo_payment_requests', 'venmo_transactions', 'venmo_balances', 'venmo_notifications'],
         instruction: `Approve all pending Venmo payment requests I have received from ${fullName(from)}.`,
         setup: (db: Database.Database) => {
           const ins = db.prepare('INSERT INTO venmo_payment_requests (sender_id, receiver_id, amount, description, private, created_at) VALUES (?, ?, ?, ?, 0, ?)');
@@ -355,7 +355,7 @@ export const SCENARIOS: readonly Scenario[] = [
         const note = rng.pick(NOTES_FOR);
         const ids = new Map(w.query<{ id: number; email: string }>('SELECT id, email FROM users').map((u) => [u.email, u.id]));
         return {
-          supervisorId: sup.id, answer: null, allowedTables: ['venmo_transactions', 'venmo_balances'],
+          supervisorId: sup.id, answer: null, allowedTables: ['venmo_transactions', 'venmo_balances', 'venmo_notifications'],
           instruction: `Send $${amount} on Venmo to each of my phone contacts who is my ${rel}, with the note "${note}".`,
           setup: (db) => { db.prepare('UPDATE venmo_balances SET balance = balance + 200 WHERE user_id = ?').run(sup.id); },
           expected: (diff) => [
