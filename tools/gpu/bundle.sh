@@ -10,7 +10,8 @@ rm -rf "$out" && mkdir -p "$out/node_modules" "$out/debs"
 
 echo "bundling benchmarks"
 npx esbuild packages/mdlm-core/src/bench/train-step.bench.ts --bundle --platform=node --format=esm \
-  --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --outfile="$out/train-step.bench.mjs" --log-level=warning
+  --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --outfile="$out/train-step.bench.mjs" --log-level=warning \
+  "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);" # CJS deps (piscina) require node builtins
 
 echo "packing node $(node --version) and onnxruntime-node"
 xz -T2 -6 -c "$(readlink -f "$(command -v node)")" > "$out/node.xz"
