@@ -22,7 +22,7 @@ export { ChatTurnCodec, type ChatCodecOptions } from './chat-codec.js';
 export {
   resolvePipelineConfig, defaultPipelineConfig, PAPER_MAX_TURNS, type PipelineConfig, type TokenizerStage, type WorldModelStage, type PolicyStage, type SftStage, type EvalStage, type GrpoStage, type RolloutStage,
 } from './pipeline/config.js';
-export { runGrpoPipeline, PipelineStopped, type PipelineOptions, type PipelineResult } from './pipeline/pipeline.js';
+export { runGrpoPipeline, type PipelineOptions, type PipelineResult } from './pipeline/pipeline.js';
 export { AgentFramedEnv, realEngineSource, worldModelSource, applySuiteReward, type RolloutSource } from './pipeline/sources.js';
 export { openWorldModel, ACTION_ENCODING, type WorldModelSpec, type WorldModelSampling } from './pipeline/world-model.js';
 export { evaluatePolicy, type PolicyEvalOptions } from './pipeline/evaluate.js';

@@ -40,8 +40,6 @@ export interface PipelineOptions {
   /** Relative paths of the config (tokenizer.path, worldModel.path) resolve against this directory. */
   configDir?: string;
   log?: (line: string) => void;
-  /** Tests: throw after this many GRPO steps of the named stage (the run stays resumable). */
-  stopAfter?: { stage: 'world-model' | 'real'; step: number };
 }
 
 export interface PipelineResult {
@@ -52,11 +50,6 @@ export interface PipelineResult {
 }
 
 const fmt = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)}h${Math.round((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m${Math.round(s % 60)}s` : `${s.toFixed(0)}s`);
-
-/** Thrown by `stopAfter` (tests of kill and resume). */
-export class PipelineStopped extends Error {
-  override readonly name = 'PipelineStopped';
-}
 
 class Run {
   readonly suite: EnvSuite;
@@ -292,7 +285,6 @@ async function grpoStage(run: Run, setup: PolicySetup, tokJson: string, stage: '
           await savePolicy(join(dir, checkpointDirName(m.step)), setup.model, tokJson, trainer.params(), { optimizer: st.optimizer, trainerState: { step: st.step, nextOptimizerStep: st.nextOptimizerStep } });
           await pruneCheckpoints(dir, 2);
         }
-        if (run.o.stopAfter?.stage === stage && m.step >= run.o.stopAfter.step) throw new PipelineStopped(`stopped after GRPO step ${m.step} of ${stage}`);
       }
       await savePolicy(finalDir, setup.model, tokJson, trainer.params());
     },
