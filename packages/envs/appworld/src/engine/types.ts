@@ -37,6 +37,8 @@ export interface ApiContext {
   /** The supervisor of the episode (supervisor APIs act for them). */
   supervisorId: number;
   revokeToken(token: string): void;
+  /** The user a token of another app belongs to in this episode (cross-app calls, e.g. receipts into file_system), or null. */
+  userOfToken(app: string, token: string): number | null;
   /** Signs an access token with this episode's key (valid in this episode only). */
   issueToken(app: string, username: string): string;
 }

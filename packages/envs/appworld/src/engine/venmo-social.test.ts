@@ -101,4 +101,24 @@ describe('venmo likes and comments', () => {
     }
     s.close();
   });
+
+  it('bank transfers are recorded, and receipts download into your own file system only', () => {
+    const s = world.open({ supervisorId: alice.id });
+    const a = tokenFor(s, alice);
+    const fsPw = (who: Person) => world.query<{ password: string }>("SELECT password FROM accounts WHERE user_id = ? AND app = 'file_system'", who.id)[0]!.password;
+    const fsToken = (who: Person) => (s.callTool('file_system__login', { username: who.email, password: fsPw(who) }).body as { access_token: string }).access_token;
+    const card = (a('show_payment_cards').body as { payment_card_id: number; card_number: string; expiry_year: number }[]).find((c) => c.expiry_year >= 2024)!;
+    expect(a('add_to_venmo_balance', { amount: 25, payment_card_id: card.payment_card_id }).status).toBe(200);
+    const history = a('show_bank_transfer_history', { transfer_type: 'card_to_venmo' }).body as { bank_transfer_id: number; amount: number; payment_card_digits: string }[];
+    expect(history[0]).toMatchObject({ amount: 25, payment_card_digits: card.card_number.slice(-4) });
+    expect(a('show_bank_transfer_history', { transfer_type: 'venmo_to_card' }).body).toEqual([]);
+    const id = history[0]!.bank_transfer_id;
+    expect(a('download_bank_transfer_receipt', { bank_transfer_id: id, file_system_access_token: fsToken(bob) }).status).toBe(401);
+    const got = a('download_bank_transfer_receipt', { bank_transfer_id: id, file_system_access_token: fsToken(alice) }).body as { file_path: string };
+    expect(got.file_path).toMatch(/^\/home\/[a-z]+\/downloads\/venmo_bank_transfer_\d+\.txt$/);
+    const file = s.callTool('file_system__show_file', { file_path: got.file_path, access_token: fsToken(alice) }).body as { content: string };
+    expect(file.content).toContain('Amount: $25');
+    expect(a('download_bank_transfer_receipt', { bank_transfer_id: id, file_system_access_token: fsToken(alice) }).status).toBe(422); // exists, no overwrite
+    s.close();
+  });
 });

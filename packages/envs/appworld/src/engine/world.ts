@@ -97,6 +97,7 @@ export class AppWorldSession {
       now: this.now,
       supervisorId: this.supervisorId,
       revokeToken: (t) => this.revoked.add(t),
+      userOfToken: (tokenApp, t) => this.tokenUser(tokenApp, t),
       issueToken: (tokenApp, username) => issueToken(this.tokenKey, tokenApp, username, this.now),
     };
     try {

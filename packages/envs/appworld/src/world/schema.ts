@@ -58,6 +58,8 @@ CREATE TABLE venmo_comments (id INTEGER PRIMARY KEY, transaction_id INTEGER NOT 
   like_count INTEGER NOT NULL DEFAULT 0, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
 CREATE TABLE venmo_comment_likes (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, comment_id INTEGER NOT NULL, created_at TEXT NOT NULL,
   UNIQUE (user_id, comment_id));
+CREATE TABLE venmo_bank_transfers (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, transfer_type TEXT NOT NULL, amount REAL NOT NULL,
+  payment_card_digits TEXT NOT NULL, created_at TEXT NOT NULL);
 CREATE TABLE venmo_notifications (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, type TEXT NOT NULL, title TEXT NOT NULL, message TEXT NOT NULL,
   read INTEGER NOT NULL, created_at TEXT NOT NULL, data TEXT NOT NULL);
 CREATE TABLE venmo_payment_requests (id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, receiver_id INTEGER NOT NULL, amount REAL NOT NULL,
@@ -93,7 +95,7 @@ export const TABLES = [
   'liked_songs', 'liked_albums', 'liked_playlists', 'following_artists', 'downloaded_songs',
   'song_reviews', 'album_reviews', 'playlist_reviews', 'spotify_queue', 'spotify_player', 'spotify_payment_cards', 'spotify_premium_subscriptions',
   'venmo_balances', 'venmo_friends', 'venmo_payment_cards', 'venmo_transactions', 'venmo_payment_requests',
-  'venmo_transaction_likes', 'venmo_comments', 'venmo_comment_likes', 'venmo_notifications',
+  'venmo_transaction_likes', 'venmo_comments', 'venmo_comment_likes', 'venmo_notifications', 'venmo_bank_transfers',
   'contacts', 'text_messages', 'voice_messages', 'alarms', 'fs_entries', 'notes',
 ] as const;
 export type TableName = (typeof TABLES)[number];

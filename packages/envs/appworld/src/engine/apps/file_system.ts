@@ -205,5 +205,24 @@ function requireExtension(path: string, param: string): void {
   if (!/\.[^./]+$/.test(path)) throw new ApiError(422, `The path ${param} (${path}) is supposed to be a file and so must have an extension.`);
 }
 
+/**
+ * Writes a file into the caller's file system for another app (receipt downloads): the
+ * file_system token must be the same person's. `rawPath` null means ~/downloads/<defaultName>.
+ */
+export function downloadToFileSystem(ctx: ApiContext, fsToken: string, rawPath: string | null, defaultName: string, content: string, overwrite: boolean): string {
+  const owner = ctx.userOfToken('file_system', fsToken);
+  if (owner === null || owner !== me(ctx)) throw new ApiError(401, 'You are either not authorized to access this file_system API endpoint or your access token is missing, invalid or expired.');
+  const path = resolve(ctx, rawPath ?? `~/downloads/${defaultName}`, 'file', 'download_to_file_path');
+  requireDir(ctx, parentOf(path), parentOf(path));
+  const existing = entry(ctx, path);
+  if (existing && (existing.type === 'directory' || !overwrite)) throw new ApiError(422, `The file "${path}" already exists.`);
+  if (existing) ctx.db.prepare('UPDATE fs_entries SET content = ?, updated_at = ? WHERE id = ?').run(content, ctx.now, existing.id);
+  else ctx.db.prepare("INSERT INTO fs_entries (owner_id, path, type, content, created_at, updated_at) VALUES (?, ?, 'file', ?, ?, ?)").run(me(ctx), path, content, ctx.now, ctx.now);
+  return path;
+}
+
+/** The parameters of a receipt download, in AppWorld's order after the id. */
+export const DOWNLOAD_PARAMS = [req.str('file_system_access_token'), opt.str('download_to_file_path'), opt.bool('overwrite', { default: false })];
+
 /** Used by search-like tools elsewhere (kept here with the path rules). */
 export const fileNameMatches = (path: string, q: string) => matchesQuery(q, path.slice(path.lastIndexOf('/') + 1));

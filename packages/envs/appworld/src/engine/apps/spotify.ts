@@ -5,6 +5,7 @@ import { opt, PAGING, req, sortBy } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args, type Json } from '../types.js';
 import { accountApis } from './common.js';
 import { paymentCardApis } from './payment_cards.js';
+import { DOWNLOAD_PARAMS, downloadToFileSystem } from './file_system.js';
 import { GENRES } from '../../world/vocab.js';
 
 const def = declarer('spotify');
@@ -306,6 +307,13 @@ export const spotifyApis: ApiDef[] = [
     const paid = PREMIUM_PRICES[a.duration as 'monthly' | 'yearly'];
     const r = ctx.db.prepare('INSERT INTO spotify_premium_subscriptions (user_id, payment_card_id, payment_card_digits, start_date, end_date, paid_amount) VALUES (?, ?, ?, ?, ?, ?)').run(me(ctx), card.id, card.card_number.slice(-4), start, end, paid);
     return ok('Subscribed to premium.', { premium_subscription_id: Number(r.lastInsertRowid) });
+  }),
+  def('download_premium_subscription_receipt', { description: 'Download the receipt for a premium subscription into your file system.', params: [req.int('premium_subscription_id'), ...DOWNLOAD_PARAMS] }, (ctx, a) => {
+    const p = ctx.db.prepare('SELECT * FROM spotify_premium_subscriptions WHERE id = ?').get(a.premium_subscription_id) as { id: number; user_id: number; start_date: string; end_date: string; payment_card_digits: string; paid_amount: number } | undefined;
+    if (!p) notFound('premium subscription');
+    if (p.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this premium subscription.');
+    const text = `Spotify premium receipt\nSubscription ID: ${p.id}\nFrom: ${p.start_date}\nTo: ${p.end_date}\nPaid: $${p.paid_amount}\nCard ending: ${p.payment_card_digits}\n`;
+    return ok('Receipt downloaded.', { file_path: downloadToFileSystem(ctx, str(a, 'file_system_access_token'), optStr(a, 'download_to_file_path'), `spotify_premium_${p.id}.txt`, text, optBool(a, 'overwrite') === true) });
   }),
   def('show_premium_subscriptions', { description: 'Show your premium subscription history.', params: [...PAGING] }, (ctx, a) => {
     const rows = ctx.db.prepare('SELECT id AS premium_subscription_id, start_date, end_date, payment_card_digits, paid_amount FROM spotify_premium_subscriptions WHERE user_id = ? ORDER BY id').all(me(ctx)) as { [k: string]: Json }[];

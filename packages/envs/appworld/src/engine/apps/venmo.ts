@@ -4,6 +4,7 @@ import { inDateRange, matchesQuery, pageOf } from '../listing.js';
 import { DATE_RANGE, opt, PAGING, req, sortBy, ACCESS_TOKEN, EMAIL } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
 import { paymentCardApis } from './payment_cards.js';
+import { DOWNLOAD_PARAMS, downloadToFileSystem } from './file_system.js';
 import { accountApis, userByEmail, userById, type UserRow } from './common.js';
 
 const def = declarer('venmo');
@@ -20,6 +21,12 @@ const commentCount = (ctx: ApiContext, id: number) => (ctx.db.prepare('SELECT co
 const txView = (ctx: ApiContext, t: TxRow) => ({ transaction_id: t.id, amount: t.amount, description: t.description, created_at: t.created_at, updated_at: t.updated_at ?? t.created_at, private: t.private === 1, like_count: t.like_count, comment_count: commentCount(ctx, t.id), payment_card_digits: cardDigits(ctx, t.payment_card_id), sender: personOf(userById(ctx, t.sender_id)), receiver: personOf(userById(ctx, t.receiver_id)) });
 const requestStatus = (r: RequestRow) => (r.approved_at ? 'approved' : r.denied_at ? 'denied' : 'pending');
 const requestView = (ctx: ApiContext, r: RequestRow) => ({ payment_request_id: r.id, amount: r.amount, description: r.description, created_at: r.created_at, updated_at: r.approved_at ?? r.denied_at ?? r.created_at, approved_at: r.approved_at, denied_at: r.denied_at, private: r.private === 1, sender: personOf(userById(ctx, r.sender_id)), receiver: personOf(userById(ctx, r.receiver_id)) });
+
+interface TransferRow { id: number; user_id: number; transfer_type: string; amount: number; payment_card_digits: string; created_at: string }
+const transferView = (t: TransferRow) => ({ bank_transfer_id: t.id, transfer_type: t.transfer_type, amount: t.amount, payment_card_digits: t.payment_card_digits, created_at: t.created_at });
+function recordTransfer(ctx: ApiContext, type: 'card_to_venmo' | 'venmo_to_card', amount: number, card: CardRow): void {
+  ctx.db.prepare('INSERT INTO venmo_bank_transfers (user_id, transfer_type, amount, payment_card_digits, created_at) VALUES (?, ?, ?, ?, ?)').run(me(ctx), type, amount, card.card_number.slice(-4), ctx.now);
+}
 
 interface NotificationRow { id: number; user_id: number; type: string; title: string; message: string; read: number; created_at: string; data: string }
 const notificationView = (n: NotificationRow) => ({ notification_id: n.id, type: n.type, title: n.title, message: n.message, read: n.read === 1, created_at: n.created_at, data: JSON.parse(n.data) as Json });
@@ -132,15 +139,36 @@ export const venmoApis: ApiDef[] = [
   }),
   def('show_venmo_balance', { description: 'Show your Venmo balance.' }, (ctx) => ({ venmo_balance: balanceOf(ctx, me(ctx)) })),
   def('add_to_venmo_balance', { description: 'Add money to your Venmo balance from a payment card.', params: [req.num('amount', AMOUNT), req.int('payment_card_id')] }, (ctx, a) => {
-    usableCard(ctx, Number(a.payment_card_id));
+    const card = usableCard(ctx, Number(a.payment_card_id));
     addBalance(ctx, me(ctx), num2(a.amount));
+    recordTransfer(ctx, 'card_to_venmo', num2(a.amount), card);
     return ok('Money added to the Venmo balance.');
   }),
   def('withdraw_from_venmo_balance', { description: 'Withdraw money from your Venmo balance to a payment card.', params: [req.num('amount', AMOUNT), req.int('payment_card_id')] }, (ctx, a) => {
-    usableCard(ctx, Number(a.payment_card_id));
+    const card = usableCard(ctx, Number(a.payment_card_id));
     if (balanceOf(ctx, me(ctx)) < num2(a.amount)) throw new ApiError(422, 'Insufficient money in the Venmo balance.');
     addBalance(ctx, me(ctx), -num2(a.amount));
+    recordTransfer(ctx, 'venmo_to_card', num2(a.amount), card);
     return ok('Money withdrawn from the Venmo balance.');
+  }),
+  def('show_bank_transfer_history', { description: 'Show the history of money moved between your Venmo balance and payment cards.', params: [ACCESS_TOKEN, opt.str('transfer_type', { constraints: [{ kind: 'enum', values: ['card_to_venmo', 'venmo_to_card'] }] }), ...PAGING] }, (ctx, a) => {
+    const rows = (ctx.db.prepare('SELECT * FROM venmo_bank_transfers WHERE user_id = ? ORDER BY id DESC').all(me(ctx)) as TransferRow[]).filter((t) => optStr(a, 'transfer_type') === null || t.transfer_type === optStr(a, 'transfer_type'));
+    return pageOf(rows.map(transferView), a, []);
+  }),
+  def('download_bank_transfer_receipt', { description: 'Download the receipt of a bank transfer into your file system.', params: [req.int('bank_transfer_id'), ...DOWNLOAD_PARAMS] }, (ctx, a) => {
+    const t = ctx.db.prepare('SELECT * FROM venmo_bank_transfers WHERE id = ?').get(a.bank_transfer_id) as TransferRow | undefined;
+    if (!t) notFound('bank transfer');
+    if (t.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this bank transfer.');
+    const v = transferView(t);
+    const text = `Venmo bank transfer receipt\nTransfer ID: ${t.id}\nType: ${t.transfer_type}\nAmount: $${t.amount}\nCard ending: ${t.payment_card_digits}\nDate: ${t.created_at}\n`;
+    return ok('Receipt downloaded.', { file_path: downloadToFileSystem(ctx, str(a, 'file_system_access_token'), optStr(a, 'download_to_file_path'), `venmo_bank_transfer_${v.bank_transfer_id}.txt`, text, optBool(a, 'overwrite') === true) });
+  }),
+  def('download_transaction_receipt', { description: 'Download the receipt of a transaction into your file system.', params: [req.int('transaction_id'), ...DOWNLOAD_PARAMS] }, (ctx, a) => {
+    const t = visibleTx(ctx, Number(a.transaction_id));
+    if (t.sender_id !== me(ctx) && t.receiver_id !== me(ctx)) throw new ApiError(401, 'Only the sender or the receiver can download this receipt.');
+    const v = txView(ctx, t) as { sender: { name: string } | null; receiver: { name: string } | null };
+    const text = `Venmo transaction receipt\nTransaction ID: ${t.id}\nFrom: ${v.sender?.name ?? ''}\nTo: ${v.receiver?.name ?? ''}\nAmount: $${t.amount}\nDescription: ${t.description}\nDate: ${t.created_at}\n`;
+    return ok('Receipt downloaded.', { file_path: downloadToFileSystem(ctx, str(a, 'file_system_access_token'), optStr(a, 'download_to_file_path'), `venmo_transaction_${t.id}.txt`, text, optBool(a, 'overwrite') === true) });
   }),
   ...paymentCardApis('venmo', 'venmo_payment_cards', { showCvv: false }),
   def('show_transactions', {
