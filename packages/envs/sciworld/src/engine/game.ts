@@ -78,13 +78,14 @@ export class Game {
   }
 
   step(input: string): GameStep {
-    if (this.ended) throw new Error('sciworld: step() after the episode ended; call reset() for a new episode');
+    // Like ScienceWorld, the world keeps answering after the episode ends (won, failed or out of
+    // steps); the score stays where it ended and `done` stays true.
     this.moves++;
     const { text, valid } = this.respond(input);
     const score = this.score();
     const reward = score - this.lastScore;
     this.lastScore = score;
-    this.ended = this.goals.completed() || this.goals.failed || this.moves > this.opts.stepLimit;
+    this.ended = this.ended || this.goals.completed() || this.goals.failed || this.moves > this.opts.stepLimit;
     return { observation: collapse(text === '' ? TEXT.empty : text), score, reward, done: this.ended, valid, moves: this.moves };
   }
 

@@ -112,6 +112,12 @@ describe('substances, mixing and focus', () => {
       "You can't pick up a liquid directly. Try pouring it from one container to another, or dunking empty containers into containers filled with the liquid.",
     );
   });
+  it('keeps answering after the episode ends, with the score where it ended', () => {
+    const { out } = play('boil', 0, 'easy', ['focus on air', 'look around', 'wait1']);
+    expect(out.map((r) => [r.score, r.done, r.reward])).toEqual([[-100, true, -100], [-100, true, 0], [-100, true, 0]]);
+    expect(out[1]!.observation.startsWith('This room is called the hallway.')).toBe(true);
+    expect(out[2]!.observation).toBe('You decide to wait for 1 iterations.');
+  });
   it('a wrong focus fails the task with -100 and ends it', () => {
     const { out } = play('boil', 0, 'easy', ['focus on air']);
     expect(out[0]).toMatchObject({ observation: 'You focus on the air.', score: -100, done: true });

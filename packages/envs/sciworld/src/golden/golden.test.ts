@@ -12,7 +12,7 @@ const FLOORS: Record<'descriptions' | 'startRooms' | 'startObservations' | 'room
   rooms: 924,
   roomsUpToTieOrder: 1020,
   wholeTasks: 0,
-  transcriptSteps: 287,
+  transcriptSteps: 294,
   wholeTranscripts: 6,
   transcriptsWon: 12,
 };

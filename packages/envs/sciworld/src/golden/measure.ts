@@ -104,7 +104,7 @@ export function measureGolden(tasks: RecordedTask[], transcripts: RecordedTransc
     const { game } = loadTask(tr.taskType, tr.variation, 'easy');
     let all = note(game.look() === tr.startObservation, tr.taskId, 'transcript start', game.look(), tr.startObservation);
     tr.steps.forEach((step, i) => {
-      const ours = game.done ? '(episode already ended)' : game.step(step.action).observation;
+      const ours = game.step(step.action).observation;
       all = note(count(r.transcriptSteps, ours === step.observation), tr.taskId, `step ${i + 1} '${step.action}'`, ours, step.observation) && all;
     });
     count(r.wholeTranscripts, all);
