@@ -175,8 +175,9 @@ export const venmoApis: ApiDef[] = [
     description: 'Get a list of your transactions.',
     params: [
       opt.str('query', { default: '' }), opt.str('user_email', { desc: 'Only transactions with this user.', constraints: EMAIL }), ...DATE_RANGE,
-      opt.int('min_like_count', { default: 0, constraints: [{ kind: 'min', value: 0 }] }), opt.int('max_like_count', { default: Number.MAX_SAFE_INTEGER, constraints: [{ kind: 'min', value: 0 }] }),
-      opt.num('min_amount', { default: 0, constraints: [{ kind: 'min', value: 0 }] }), opt.num('max_amount', { default: Number.MAX_SAFE_INTEGER, constraints: [{ kind: 'min', value: 0 }] }),
+      opt.int('min_like_count', { default: 0 }), opt.int('max_like_count', { default: Number.MAX_SAFE_INTEGER }),
+      // AppWorld: amounts must be > 0 (cents are the smallest unit here), min defaults to 0.01.
+      opt.num('min_amount', { default: 0.01, constraints: [{ kind: 'min', value: 0.01 }] }), opt.num('max_amount', { default: Number.MAX_SAFE_INTEGER, constraints: [{ kind: 'min', value: 0.01 }] }),
       opt.bool('private'), opt.str('direction', { desc: 'sent or received.', constraints: [{ kind: 'enum', values: ['sent', 'received'] }] }), ...PAGING, sortBy('-created_at'),
     ],
   }, (ctx, a) => {
