@@ -41,9 +41,9 @@ describe('generic rules over every API', () => {
     s.close();
   });
 
-  it("implements the harness surface: 7 apps, 150 APIs", () => {
-    expect(new Set([...API_REGISTRY.values()].map((a) => a.app)).size).toBe(7);
-    expect(API_REGISTRY.size).toBeGreaterThanOrEqual(150);
+  it("implements the harness surface: 11 apps (4 of them account blocks only), 270 APIs", () => {
+    expect(new Set([...API_REGISTRY.values()].map((a) => a.app)).size).toBe(11);
+    expect(API_REGISTRY.size).toBeGreaterThanOrEqual(270);
   });
 });
 
@@ -57,6 +57,23 @@ describe('login, tokens and logout', () => {
     expect(s.callTool('spotify__logout', { access_token: t }).ok).toBe(true);
     expect(s.callTool('spotify__show_song_library', { access_token: t }).status).toBe(401);
     expect(s.callTool('spotify__show_song_library', { access_token: t.slice(0, -2) + 'xx' }).status).toBe(401);
+    s.close();
+  });
+});
+
+describe('account-only apps', () => {
+  it('amazon, gmail, splitwise and todoist log in with the supervisor\'s passwords; api_docs lists their account APIs', () => {
+    const { s } = session();
+    const pw = Object.fromEntries((s.callTool('supervisor__show_account_passwords', {}).body as { account_name: string; password: string }[]).map((r) => [r.account_name, r.password]));
+    for (const app of ['amazon', 'gmail', 'splitwise', 'todoist']) {
+      const login = s.callTool(`${app}__login`, { username: sup.email, password: pw[app] });
+      expect(login.status, app).toBe(200);
+      const token = (login.body as { access_token: string }).access_token;
+      expect((s.callTool(`${app}__show_account`, { access_token: token }).body as { email: string }).email).toBe(sup.email);
+      expect(s.callTool(`${app}__login`, { username: sup.email, password: 'wrong' }).status).toBe(401);
+    }
+    expect((s.callTool('api_docs__show_api_descriptions', { app_name: 'gmail' }).body as unknown[]).length).toBe(9);
+    expect((s.callTool('api_docs__show_app_descriptions', {}).body as { name: string }[]).map((a) => a.name)).toEqual(['api_docs', 'supervisor', 'amazon', 'phone', 'file_system', 'spotify', 'venmo', 'gmail', 'splitwise', 'simple_note', 'todoist']);
     s.close();
   });
 });

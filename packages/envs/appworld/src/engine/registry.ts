@@ -1,5 +1,6 @@
 // The static table of every implemented API, keyed `<app>__<api>` (the harness's tool names).
 import { apiDocsApis } from './apps/api_docs.js';
+import { accountApis } from './apps/common.js';
 import { fileSystemApis } from './apps/file_system.js';
 import { phoneApis } from './apps/phone.js';
 import { simpleNoteApis } from './apps/simple_note.js';
@@ -8,14 +9,26 @@ import { supervisorApis } from './apps/supervisor.js';
 import { venmoApis } from './apps/venmo.js';
 import type { ApiDef } from './types.js';
 
-/** Implemented apps in AppWorld's listing order. */
-export const APPS = ['api_docs', 'supervisor', 'phone', 'file_system', 'spotify', 'venmo', 'simple_note'] as const;
+/** Implemented apps in AppWorld's listing order (amazon, gmail, splitwise and todoist: their account block only). */
+export const APPS = ['api_docs', 'supervisor', 'amazon', 'phone', 'file_system', 'spotify', 'venmo', 'gmail', 'splitwise', 'simple_note', 'todoist'] as const;
+
+/**
+ * The apps whose domain APIs are not implemented yet: every person has an account in them (the
+ * supervisor lists their passwords), so their account block — signup, login, profile, password
+ * reset … — works as in AppWorld (gmail has no verification APIs, as upstream).
+ */
+const accountOnlyApis: ApiDef[] = [
+  ...accountApis('amazon', { verification: true }),
+  ...accountApis('gmail', { verification: false }),
+  ...accountApis('splitwise', { verification: true }),
+  ...accountApis('todoist', { verification: true }),
+];
 export type AppName = (typeof APPS)[number];
 
 function build(): ReadonlyMap<string, ApiDef> {
   const map = new Map<string, ApiDef>();
   const docs = apiDocsApis(() => map, () => APPS);
-  for (const api of [...docs, ...supervisorApis, ...phoneApis, ...fileSystemApis, ...spotifyApis, ...venmoApis, ...simpleNoteApis]) {
+  for (const api of [...docs, ...supervisorApis, ...phoneApis, ...fileSystemApis, ...spotifyApis, ...venmoApis, ...simpleNoteApis, ...accountOnlyApis]) {
     const key = `${api.app}__${api.name}`;
     if (map.has(key)) throw new Error(`AppWorld registry: duplicate API ${key}`);
     map.set(key, api);
