@@ -44,7 +44,7 @@ describe('action feedback', () => {
     [10, 'The stove is already activated.'],
     [11, 'The stove is now deactivated.'],
     [12, 'the thermometer measures a temperature of 25 degrees celsius'],
-    [13, 'Inside the cupboard is: \n\ta ceramic cup (containing nothing)\n\ta metal pot (containing nothing)'],
+    [13, 'Inside the cupboard is: \n\ta ceramic cup (containing nothing)\n\ta drawer\n\ta metal pot (containing nothing)'],
     [14, 'You decide to wait for 1 iterations.'],
     [15, 'You decide to wait for 10 iterations.'],
     [17, 'No known action matches that input.'],

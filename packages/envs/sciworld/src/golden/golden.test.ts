@@ -12,8 +12,8 @@ const FLOORS: Record<'descriptions' | 'startRooms' | 'startObservations' | 'room
   rooms: 924,
   roomsUpToTieOrder: 1020,
   wholeTasks: 0,
-  transcriptSteps: 294,
-  wholeTranscripts: 6,
+  transcriptSteps: 300,
+  wholeTranscripts: 7,
   transcriptsWon: 12,
 };
 

@@ -73,7 +73,8 @@ export function baseWorld(house: HouseDraws): Record<RoomName, Spawn[]> {
       { kind: 'fridge', contents: [{ kind: 'wood cup', contents: [sub('orange juice')] }] },
       { kind: 'freezer' },
       { kind: 'oven' },
-      { kind: 'cupboard', contents: [{ kind: 'metal pot' }, { kind: 'tin cup' }, { kind: 'ceramic cup' }] },
+      // A cupboard is built with a drawer inside (as the recordings list it).
+      { kind: 'cupboard', contents: [{ kind: 'drawer' }, { kind: 'metal pot' }, { kind: 'tin cup' }, { kind: 'ceramic cup' }] },
       { kind: 'counter', contents: [{ kind: 'bowl', contents: [food('apple', 'red apple'), food('banana'), food('orange'), food('potato')] }, { kind: 'drawer' }] },
       { kind: 'thermometer', temperature: 10 },
       picture('kitchen'),
@@ -117,7 +118,7 @@ export function baseWorld(house: HouseDraws): Record<RoomName, Spawn[]> {
       paintCup('red'),
       paintCup('blue'),
       paintCup('yellow'),
-      { kind: 'cupboard', name: 'large cupboard', contents: [paintCup('red'), paintCup('blue'), paintCup('yellow')] },
+      { kind: 'cupboard', name: 'large cupboard', contents: [{ kind: 'drawer' }, paintCup('red'), paintCup('blue'), paintCup('yellow')] },
     ],
     hallway: [picture('hallway')],
     // The fountain fills itself with water on the first tick (empty in the very first observation).

@@ -26,7 +26,7 @@ export const MATERIALS = {
   'orange juice': { names: { solid: 'solid orange juice', liquid: 'orange juice', gas: 'gaseous orange juice' }, state: 'liquid', meltingPoint: 0, boilingPoint: 100, combustionPoint: NEVER, conductive: false },
   'apple juice': { names: { solid: 'solid apple juice', liquid: 'apple juice', gas: 'gaseous apple juice' }, state: 'liquid', meltingPoint: -2, boilingPoint: 160, combustionPoint: NEVER, conductive: false },
   chocolate: { names: { solid: 'chocolate', liquid: 'liquid chocolate', gas: 'gaseous chocolate' }, state: 'solid', meltingPoint: 30, boilingPoint: NEVER, combustionPoint: 95, conductive: false },
-  marshmallow: { names: { solid: 'marshmallow', liquid: 'liquid marshmallow', gas: 'gaseous marshmallow' }, state: 'solid', meltingPoint: 36, boilingPoint: NEVER, combustionPoint: 350, conductive: false },
+  marshmallow: { bare: true, names: { solid: 'marshmallow', liquid: 'liquid marshmallow', gas: 'gaseous marshmallow' }, state: 'solid', meltingPoint: 36, boilingPoint: NEVER, combustionPoint: 350, conductive: false },
   'ice cream': { names: { solid: 'ice cream', liquid: 'liquid ice cream', gas: 'gaseous ice cream' }, state: 'solid', meltingPoint: -10, boilingPoint: 101, combustionPoint: NEVER, conductive: false, temperature: -15 },
   soap: { names: { solid: 'soap', liquid: 'liquid soap', gas: 'gaseous soap' }, state: 'solid', meltingPoint: 140, boilingPoint: NEVER, combustionPoint: 537, conductive: false },
   rubber: { names: { solid: 'rubber', liquid: 'liquid rubber', gas: 'gaseous rubber' }, state: 'solid', meltingPoint: 180, boilingPoint: 10_001, combustionPoint: 260, conductive: false },
