@@ -3,7 +3,7 @@
 import { kindDef, type KindDef } from '../world/kinds.js';
 import { AMBIENT_C, material, nameInState, type StateOfMatter } from '../world/materials.js';
 import { ROOMS, DOORS, type Genes, type Spawn } from '../world/layout.js';
-import { TEXT, article } from '../world/text.js';
+import { TEXT, article, grownPlantName } from '../world/text.js';
 
 export interface Obj {
   id: number;
@@ -181,7 +181,7 @@ export class World {
     if (o.material && o.state && this.kind(o).category === 'substance') return nameInState(o.material, o.state);
     if (o.terminal) return o.terminal;
     if (o.species) {
-      if (o.kind === 'plant') return o.stage === 0 ? `${o.species} seed` : `${o.species} plant`;
+      if (o.kind === 'plant') return o.stage === 0 ? `${o.species} seed` : grownPlantName(o.species);
       return o.species;
     }
     return o.kind;

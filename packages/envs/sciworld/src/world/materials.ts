@@ -42,7 +42,7 @@ export const MATERIALS = {
   'sodium bicarbonate': { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
   'sodium acetate': { state: 'solid', meltingPoint: 324, boilingPoint: 881, combustionPoint: NEVER, conductive: false },
   ash: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
-  soil: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
+  soil: { bare: true, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
   paint: { bare: true, state: 'liquid', meltingPoint: -10, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
   // Materials of solid objects (never change state in this engine: only substances do).
   steel: { state: 'solid', meltingPoint: 1400, boilingPoint: 2900, combustionPoint: NEVER, conductive: true },

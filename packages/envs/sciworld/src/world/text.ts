@@ -5,6 +5,10 @@
 const AN_NAMES = new Set(['axe', 'orange', 'avocado', 'grapefruit', 'inclined plane']);
 export const article = (name: string): string => (AN_NAMES.has(name) ? `an ${name}` : `a ${name}`);
 
+/** Fruit trees are named "X tree" once grown, as ScienceWorld names them; other plants "X plant". */
+const TREE_SPECIES = new Set(['apple', 'apricot', 'avocado', 'banana', 'cherry', 'grapefruit', 'lemon', 'orange', 'peach', 'pear']);
+export const grownPlantName = (species: string): string => (TREE_SPECIES.has(species) ? `${species} tree` : `${species} plant`);
+
 export const TEXT = {
   roomHeader: (room: string) =>
     room === 'outside' ? `This outside location is called the ${room}. Here you see: ` : `This room is called the ${room}. In it, you see: `, // (ref)
