@@ -15,7 +15,7 @@ import { progression, TOY, trainTiny } from '../sampling/tiny-models.js';
 
 const { values } = parseArgs({
   options: {
-    steps: { type: 'string', default: '600' },
+    steps: { type: 'string', default: '1500' },
     'train-batch': { type: 'string', default: '16' },
     prompts: { type: 'string', default: '176' },
     batch: { type: 'string', default: '64' },
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     block: { type: 'string', default: '4' },
     'seq-len': { type: 'string', default: '24' },
     provider: { type: 'string', default: 'cpu' },
+    'mask-min': { type: 'string', default: '0.25' },
   },
 });
 const STEPS = Number(values.steps), N = Number(values.prompts), BATCH = Number(values.batch), ONE = Number(values.single), D = Number(values.d);
@@ -71,7 +72,7 @@ async function measure(method: string, run: Run): Promise<Row> {
 
 
 const t0 = performance.now();
-const common = { config: cfg, seqLen: L, terms: TERMS, steps: STEPS, batch: Number(values['train-batch']), lr: 3e-3 };
+const common = { config: cfg, seqLen: L, terms: TERMS, steps: STEPS, batch: Number(values['train-batch']), lr: 3e-3, maskRange: [Number(values['mask-min']), 1] as const };
 const bd3 = await trainTiny({ ...common, kind: 'bd3', blockLength: BLOCK });
 const ar = await trainTiny({ ...common, kind: 'ar' });
 console.log(`Trained BD3 (block ${BLOCK}) and AR: d=${D}, ${cfg.nLayers} layers, ${STEPS} steps each, sequences of ${L} (${TERMS} terms + EOS), ${((performance.now() - t0) / 1000).toFixed(1)} s`);

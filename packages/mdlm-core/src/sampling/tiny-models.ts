@@ -37,6 +37,8 @@ export interface TinyTrainOptions {
   batch?: number;
   seed?: number;
   lr?: number;
+  /** Mask-ratio range of the diffusion kinds (default [0.001, 1]; see the trainer's maskRange). */
+  maskRange?: readonly [number, number];
 }
 
 /** Trains a tiny model on the progression corpus; returns its float32 weights. */
@@ -76,7 +78,7 @@ export async function trainTiny(o: TinyTrainOptions): Promise<Record<string, Flo
     let input: BigInt64Array = x0;
     let weights: Float32Array = new Float32Array(BATCH * L).fill(1);
     if (o.kind !== 'ar') {
-      const noised = noiseBatch(x0, new Uint8Array(BATCH * L).fill(1), BATCH, { maskId: TOY.mask, rng });
+      const noised = noiseBatch(x0, new Uint8Array(BATCH * L).fill(1), BATCH, { maskId: TOY.mask, rng, ...(o.maskRange ? { eps: o.maskRange[0], max: o.maskRange[1] } : {}) });
       weights = noised.weights;
       input = noised.noised;
       if (o.kind === 'bd3') {
