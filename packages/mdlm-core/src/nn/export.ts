@@ -6,8 +6,8 @@
 //            with a KV cache also past.<layer>.key / past.<layer>.value [batch, kv_heads, past, head_dim]
 //   outputs  logits [batch, seq, vocab]; with a KV cache present.<layer>.key / .value (past ++ new)
 // Protobuf caps one file at 2 GiB; larger models are refused (ONNX external data is not written).
-import { Graph, emitOnnx, gather, sumDims, unsqueeze } from '../graph/index.js';
-import { ropeTablesRange } from './rope.js';
+import { Graph, emitOnnx, sumDims } from '../graph/index.js';
+import { ropeAtPositions, ropeTablesRange } from './rope.js';
 import { type TransformerConfig, decoderForward, headDimOf, transformerParams } from './transformer.js';
 
 export interface ExportOptions {
@@ -46,14 +46,13 @@ export function exportOnnxModel(config: TransformerConfig, weights: ReadonlyMap<
   const keys = opts.kvCache ? sumDims(['past', 'seq']) : 'seq';
   const bias = g.input('attention_bias', 'float32', ['batch', 1, 'seq', keys]);
   const tables = ropeTablesRange(config, 0, maxPos);
-  const rope = (t: Float64Array) => unsqueeze(gather(g.constant(Float32Array.from(t), 'float32', [maxPos, hd]), positions, 0), [1]); // [batch, 1, seq, hd]
   const past = opts.kvCache
     ? Array.from({ length: config.nLayers }, (_, i) => ({
         key: g.input(`past.${i}.key`, 'float32', ['batch', config.nKvHeads, 'past', hd]),
         value: g.input(`past.${i}.value`, 'float32', ['batch', config.nKvHeads, 'past', hd]),
       }))
     : undefined;
-  const out = decoderForward(config, params, { inputIds, mask: bias, cos: rope(tables.cos), sin: rope(tables.sin), ...(past ? { past } : {}) });
+  const out = decoderForward(config, params, { inputIds, mask: bias, cos: ropeAtPositions(tables.cos, hd, positions), sin: ropeAtPositions(tables.sin, hd, positions), ...(past ? { past } : {}) });
   g.output('logits', out.logits);
   if (opts.kvCache)
     out.present.forEach((kv, i) => {

@@ -8,5 +8,5 @@ export {
   type ModelConfig, type ModelType, type RopeScaling, type RopeType, type TorchDtype,
   ConfigError, parseHfConfig, toHfConfig, validateModelConfig, hfArchitecture,
 } from './config.js';
-export { type RopeFrequencies, type RopeTables, ropeFrequencies, ropeTablesAt, ropeTablesRange } from './rope.js';
+export { type RopeFrequencies, type RopeTables, ropeFrequencies, ropeTablesAt, ropeTablesRange, ropeAtPositions } from './rope.js';
 export { exportOnnxModel, ExportError, ONNX_FILE_LIMIT, type ExportOptions } from './export.js';

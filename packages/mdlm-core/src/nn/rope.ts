@@ -3,7 +3,7 @@
 // angle = float32(inv_freq · position), cos/sin of that angle rounded to float32, times the
 // attention factor (yarn). Facts: transformers' modeling_rope_utils (the formulas are the papers':
 // NTK-aware scaling, Llama 3.1's frequency bands, YaRN).
-import { GraphError } from '../graph/index.js';
+import { GraphError, type Tensor, gather, unsqueeze } from '../graph/index.js';
 import type { RopeScaling } from './config.js';
 import { type TransformerConfig, headDimOf } from './transformer.js';
 
@@ -148,4 +148,14 @@ export function ropeTablesAt(c: TransformerConfig, positions: ArrayLike<number>,
 /** Tables for positions start, start+1, …, start+count−1. */
 export function ropeTablesRange(c: TransformerConfig, start: number, count: number, seqLen?: number): RopeTables {
   return ropeTablesAt(c, Array.from({ length: count }, (_, i) => start + i), seqLen);
+}
+
+/**
+ * The rows of a [rows, headDim] cos or sin table picked by an int64 `positions` tensor [B, S], as
+ * a float32 [B, 1, S, headDim] tensor that broadcasts over heads: one graph serves packed rows and
+ * positions that restart per sample.
+ */
+export function ropeAtPositions(table: Float64Array, headDim: number, positions: Tensor): Tensor {
+  if (table.length % headDim !== 0) throw new GraphError('rope', `a table of ${table.length} values is not a whole number of rows of ${headDim}`);
+  return unsqueeze(gather(positions.graph.constant(table, 'float32', [table.length / headDim, headDim]), positions, 0), [1]);
 }

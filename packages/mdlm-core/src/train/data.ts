@@ -33,7 +33,7 @@ export function chatExample(tok: Tokenizer, messages: readonly ChatMessage[], op
   const last = messages[messages.length - 1];
   if (messages.length < 2 || last?.role !== 'assistant') return 'no_target';
   const { ids, lossMask } = encodeChat(tok, messages, { lossOn: 'last' });
-  let end = lossMask.lastIndexOf(1) + 1; // drop the template's newline after the final end marker
+  const end = lossMask.lastIndexOf(1) + 1; // drop the template's newline after the final end marker
   if (end === 0) return 'no_target';
   const block = opts.objective === 'ar' ? 1 : opts.blockLength;
   const padded = Math.ceil(end / block) * block;
@@ -44,7 +44,6 @@ export function chatExample(tok: Tokenizer, messages: readonly ChatMessage[], op
     out[i] = ids[i]!;
     target[i] = lossMask[i]!;
   }
-  end = padded;
   return { ids: out, target };
 }
 

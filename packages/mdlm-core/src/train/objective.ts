@@ -7,8 +7,8 @@
 // Packed samples never see each other, positions restart at 0 in every sample, and blocks are
 // counted from the start of each sample (examples are padded to whole blocks, so they stay aligned).
 import type { Rng } from '@diffworld/dataset';
-import { type Tensor, gather, reshape, unsqueeze } from '../graph/index.js';
-import { ropeTablesRange } from '../nn/rope.js';
+import { reshape } from '../graph/index.js';
+import { ropeAtPositions, ropeTablesRange } from '../nn/rope.js';
 import { type TransformerConfig, headDimOf, transformerForward, transformerParams } from '../nn/transformer.js';
 import { blockDiffusionAllowed } from '../objectives/block-diffusion.js';
 import { maskedDiffusionLoss, nextTokenLoss } from '../objectives/loss.js';
@@ -55,11 +55,9 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
         : []),
     ],
     loss: (p, b) => {
-      const g = b.input_ids!.graph;
-      const rope = (table: Float64Array): Tensor => unsqueeze(gather(g.constant(table, 'float32', [T, hd]), b.position_ids!, 0), [1]); // (B, 1, S, hd)
       // bd3: logits (and the loss) for the x_t half only; the clean half only provides keys and values.
       const logitsRange = s.objective === 'bd3' ? ([0, T] as const) : undefined;
-      const logits = transformerForward(s.model, p, { inputIds: b.input_ids!, mask: b.attention_bias!, cos: rope(tables.cos), sin: rope(tables.sin), ...(logitsRange ? { logitsRange } : {}) });
+      const logits = transformerForward(s.model, p, { inputIds: b.input_ids!, mask: b.attention_bias!, cos: ropeAtPositions(tables.cos, hd, b.position_ids!), sin: ropeAtPositions(tables.sin, hd, b.position_ids!), ...(logitsRange ? { logitsRange } : {}) });
       if (!diffusion) return { loss: nextTokenLoss(logits, b.input_ids!, b.loss_weights!) };
       const V = s.model.vocabSize;
       return { loss: maskedDiffusionLoss(reshape(logits, [B * T, V]), reshape(b.targets!, [-1]), reshape(b.loss_weights!, [-1]), b.normalizer!, s.maskId) };

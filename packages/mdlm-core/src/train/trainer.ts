@@ -12,7 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Rng, contentHash, readRows, writeFileAtomic } from '@diffworld/dataset';
 import type { Tokenizer } from '@diffworld/tokenizer';
-import { type TensorInput, checkpointDirName, latestCheckpoint, loadCheckpoint, pruneCheckpoints, saveCheckpoint, sweepStaleTemp } from '../checkpoint/index.js';
+import { checkpointDirName, latestCheckpoint, loadCheckpoint, pruneCheckpoints, saveCheckpoint, splitSnapshot, sweepStaleTemp, weightArrays } from '../checkpoint/index.js';
 import { type ModelConfig, parseHfConfig, toHfConfig } from '../nn/config.js';
 import { transformerParams } from '../nn/transformer.js';
 import { type Schedule, constant, constantWithWarmup, cosineWithWarmup } from '../optim/index.js';
@@ -21,7 +21,6 @@ import { type TrainConfig, resumeMismatches } from './config.js';
 import { BatchPlan, type DropReason, type TrainExample, chatExample, materialize } from './data.js';
 import { type ObjectiveSpec, objectiveFeeds, objectiveStepSpec } from './objective.js';
 import { StepRunner } from './runner.js';
-import { stepNames } from './step.js';
 
 export interface TrainRunOptions {
   config: TrainConfig;
@@ -148,9 +147,9 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   if (resumeFrom) {
     const ck = await loadCheckpoint(resumeFrom);
     model = parseHfConfig(ck.config, join(resumeFrom, 'config.json'));
-    init = tensorsToArrays(ck.weights);
+    init = weightArrays(ck.weights);
     if (!ck.optimizer || !ck.trainerState) throw new TrainError(`${resumeFrom} has no optimizer state or trainer_state.json; it cannot be resumed`);
-    moments = tensorsToArrays(ck.optimizer);
+    moments = weightArrays(ck.optimizer);
     const state = ck.trainerState as { step: number; tokens_seen: number };
     startStep = state.step + 1;
     tokensSeen = state.tokens_seen;
@@ -158,7 +157,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   } else if (o.init) {
     const ck = await loadCheckpoint(o.init);
     model = parseHfConfig(ck.config, join(o.init, 'config.json'));
-    init = tensorsToArrays(ck.weights);
+    init = weightArrays(ck.weights);
   } else {
     model = parseHfConfig({ vocab_size: tok.vocabSize, ...cfg.model }, 'train config "model"');
     init = initialWeights(model, cfg.seed);
@@ -205,14 +204,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   };
 
   const saveRun = async (step: number, dir: string, withOptimizer: boolean, dtype: 'float32' | 'bfloat16') => {
-    const snap = await runner.snapshot();
-    const weights: Record<string, TensorInput> = {};
-    const optimizer: Record<string, TensorInput> = {};
-    for (const p of stepSpec.params) {
-      weights[p.name] = { shape: p.shape, data: snap[p.name]!.data as Float32Array };
-      optimizer[stepNames.m(p.name)] = { shape: p.shape, data: snap[stepNames.m(p.name)]!.data as Float32Array };
-      optimizer[stepNames.v(p.name)] = { shape: p.shape, data: snap[stepNames.v(p.name)]!.data as Float32Array };
-    }
+    const { weights, optimizer } = splitSnapshot(await runner.snapshot());
     await saveCheckpoint(dir, {
       config: { ...toHfConfig(model), torch_dtype: dtype },
       weights,
@@ -280,16 +272,6 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     provider: runner.providerName,
     modelDir,
   };
-}
-
-function tensorsToArrays(m: ReadonlyMap<string, { data: unknown }> | Readonly<Record<string, { data: unknown }>>): Record<string, Float32Array> {
-  const entries = m instanceof Map ? [...m.entries()] : Object.entries(m);
-  const out: Record<string, Float32Array> = {};
-  for (const [k, v] of entries) {
-    if (!(v.data instanceof Float32Array)) throw new TrainError(`tensor ${k}: expected float data`);
-    out[k] = v.data;
-  }
-  return out;
 }
 
 const countParams = (m: ModelConfig) => transformerParams(m).reduce((a, p) => a + p.shape.reduce((x, y) => x * y, 1), 0);
