@@ -2,19 +2,15 @@
 // through the paper's client flow (POST {task_id, tool_name, tool_args}; passwords, then logins with
 // the credentials the server gave) against this server. The recordings are read from
 // ../shared/data and never copied here.
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '@diffworld/env-core';
+import { type RunningServer, sharedDataFiles } from '@diffworld/env-core';
 import { API_REGISTRY } from './engine/registry.js';
 import { startAppworldServer } from './server.js';
 
 const FILE = resolve(__dirname, '../../../../../shared/data/paper/appworld/recorded_tool_calls.json');
-const present = existsSync(FILE);
-if (!present) {
-  if (process.env.CI === 'true') throw new Error(`appworld replay: ${FILE} is missing (CI must have shared/data beside the clone)`);
-  console.log(`appworld replay: skipped, ${FILE} not found (shared/data is not beside this clone)`);
-}
+const present = sharedDataFiles(`${dirname(FILE)}/`, [basename(FILE)], "the paper's recorded AppWorld tool calls") !== undefined;
 
 type Recorded = [taskId: string, tool: string, args: Record<string, unknown>, response: string];
 type Shape = string | { [k: string]: Shape } | Shape[];

@@ -1,16 +1,13 @@
 // AppWorld's 457 published signatures (../shared/data/appworld-apis.json, never copied here) against
 // the registry. The floor is the share reached so far: it may only go up.
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { sharedDataFiles } from '@diffworld/env-core';
 import { describe, expect, it } from 'vitest';
 import { compareSignatures, paramMismatch, type RealSignatures } from './signatures.js';
 
 const FILE = resolve(__dirname, '../../../../../../shared/data/appworld-apis.json');
-const present = existsSync(FILE);
-if (!present) {
-  if (process.env.CI === 'true') throw new Error(`appworld signatures: ${FILE} is missing (CI must have shared/data beside the clone)`);
-  console.log(`appworld signatures: skipped, ${FILE} not found (shared/data is not beside this clone)`);
-}
+const present = sharedDataFiles(`${dirname(FILE)}/`, [basename(FILE)], "AppWorld's published API signatures") !== undefined;
 
 /** APIs present with matching parameters and types, as reached; raise when more match. */
 const MATCHING_FLOOR = 270;

@@ -1,7 +1,7 @@
 // Measures how closely this engine reproduces the real ScienceWorld recordings: per task id the task
 // description, starting observation and each room's look-around; per real transcript the replayed
 // observations (step by step) and the final score.
-import { taskSnapshot } from '../harness/wm-prompt.js';
+import { flattenLookAround, taskSnapshot } from '../harness/wm-prompt.js';
 import { loadTask } from '../world/tasks/setup.js';
 import type { RecordedTask, RecordedTranscript } from './recordings.js';
 
@@ -34,13 +34,6 @@ export interface GoldenReport {
   differences: { taskId: string; what: string; ours: string; real: string }[];
 }
 
-const flatten = (look: string) =>
-  look
-    .replace(/\n\tthe agent/g, '')
-    .replace(/[\t\n]+/g, ' ')
-    .replace(/ +/g, ' ')
-    .trim();
-
 /**
  * A room's look-around as the recordings' room map holds it: a fresh episode, `teleport to ROOM`
  * (one tick), `look around`, flattened (whitespace runs → one space) without "the agent".
@@ -48,7 +41,7 @@ const flatten = (look: string) =>
 export function recordedStyleRoomLook(taskType: string, variation: number, room: string): string {
   const { game } = loadTask(taskType, variation, 'easy');
   game.step(`teleport to ${room}`);
-  return flatten(game.step('look around').observation);
+  return flattenLookAround(game.step('look around').observation);
 }
 
 /** Sorts every run of adjacent listed items "a NAME (containing …)" that share NAME. */

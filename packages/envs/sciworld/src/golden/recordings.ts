@@ -2,8 +2,9 @@
 // repo root (never copied into the repo): per task id the real task description, starting
 // observation and every room's look-around (split files), and 37 real transcripts that scored 100.
 // Absent, callers skip with one printed reason; under CI=true a missing file fails instead.
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { sharedDataFiles } from '@diffworld/env-core';
 
 export const PAPER_SCIWORLD_DIR = fileURLToPath(new URL('../../../../../../shared/data/paper/sciworld/', import.meta.url));
 export const SPLIT_FILES = ['sciworld_test_split.jsonl', 'sciworld_rl_split.jsonl'] as const;
@@ -40,12 +41,7 @@ export class RecordingFormatError extends Error {
 
 /** The recordings' folder, or undefined (after printing why) when it is not here; throws under CI=true. */
 export function recordingsDir(): string | undefined {
-  const missing = [...SPLIT_FILES, TRANSCRIPT_FILE].filter((f) => !existsSync(PAPER_SCIWORLD_DIR + f));
-  if (missing.length === 0) return PAPER_SCIWORLD_DIR;
-  const reason = `the paper's SciWorld recordings are not at ${PAPER_SCIWORLD_DIR} (missing ${missing.join(', ')})`;
-  if (process.env.CI === 'true') throw new Error(`${reason}; CI must have them`);
-  console.log(`skipping: ${reason}`);
-  return undefined;
+  return sharedDataFiles(PAPER_SCIWORLD_DIR, [...SPLIT_FILES, TRANSCRIPT_FILE], "the paper's SciWorld recordings") ? PAPER_SCIWORLD_DIR : undefined;
 }
 
 function splitTaskId(id: string, file: string, line: number): { taskType: string; variation: number } {

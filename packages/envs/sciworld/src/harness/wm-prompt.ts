@@ -15,7 +15,8 @@ export interface TaskSnapshot {
   roomMap: Record<string, string>;
 }
 
-const flatten = (look: string) =>
+/** A look-around as the paper's room maps hold it: whitespace runs → one space, "the agent" dropped. */
+export const flattenLookAround = (look: string) =>
   look
     .replace(/\n\tthe agent/g, '')
     .replace(/[\t\n]+/g, ' ')
@@ -26,7 +27,7 @@ export function taskSnapshot(task: TaskRef): TaskSnapshot {
   const { game, build } = loadTask(task.taskType, task.seed, 'easy');
   const w = game.w;
   const roomMap: Record<string, string> = {};
-  for (const room of ROOMS) roomMap[room] = flatten(w.describeRoom(w.room(room)).replace(/ +/g, ' '));
+  for (const room of ROOMS) roomMap[room] = flattenLookAround(w.describeRoom(w.room(room)).replace(/ +/g, ' '));
   return { description: build.description, taskType: task.taskType, startRoom: w.name(w.get(w.agentRoom())), initialObservation: game.look(), roomMap };
 }
 
