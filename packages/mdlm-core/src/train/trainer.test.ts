@@ -53,13 +53,14 @@ describe('trainWorldModel', () => {
     const data = join(dir, 'rows.jsonl');
     transitions(data);
     const config = { objective: 'bd3', model: MODEL, seqLength: 64, batchSize: 4, gradAccum: 2, steps: 30, evalFraction: 0.2, evalEvery: 10, saveEvery: 2, keepLast: 2, logEvery: 1 };
-    const child = (out: string, resume: boolean, killAfterMs?: number) =>
+    /** Runs the child; with `kill`, SIGKILL lands `delayMs` after it has logged `afterSteps` steps (mid-step or mid-checkpoint). */
+    const child = (out: string, resume: boolean, kill?: { afterSteps: number; delayMs: number }) =>
       new Promise<{ code: number | null; killed: boolean; output: string }>((resolve, reject) => {
         const p = spawn(process.execPath, ['--conditions=@diffworld/source', '--import', 'tsx', new URL('./testing/train-child.ts', import.meta.url).pathname, JSON.stringify({ config, data: [data], tokenizer: TOKENIZER, out, resume })], { stdio: ['ignore', 'pipe', 'pipe'] });
         let output = '', killed = false, timer: NodeJS.Timeout | undefined;
         p.stdout.on('data', (d: Buffer) => {
           output += d.toString();
-          if (killAfterMs !== undefined && !timer && output.includes('step ')) timer = setTimeout(() => ((killed = p.kill('SIGKILL')), undefined), killAfterMs);
+          if (kill && !timer && (output.match(/^step \d+\//gm)?.length ?? 0) >= kill.afterSteps) timer = setTimeout(() => ((killed = p.kill('SIGKILL')), undefined), kill.delayMs);
         });
         p.stderr.on('data', (d: Buffer) => (output += d.toString()));
         p.on('error', reject);
@@ -75,8 +76,9 @@ describe('trainWorldModel', () => {
     const out = join(dir, 'killed');
     let kills = 0, runs = 0, done = false;
     while (!done && runs < 12) {
-      const killAt = kills < 4 ? r.int(50, 1500) : undefined; // four kills, then let it finish
-      const res = await child(out, runs > 0, killAt);
+      // Four kills after 1–5 logged steps each (at most 20 of the 30 steps, so none can finish first), then let it finish.
+      const kill = kills < 4 ? { afterSteps: r.int(1, 5), delayMs: r.int(0, 40) } : undefined;
+      const res = await child(out, runs > 0, kill);
       runs++;
       if (res.killed) kills++;
       else {
