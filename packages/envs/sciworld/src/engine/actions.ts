@@ -46,7 +46,9 @@ function moveInto(ctx: ActionContext, thing: Obj, target: Obj, toInventory: bool
   if (!w.canSeeInside(target)) return fail(TEXT.notOpenMove(w.name(target)));
   if (thing.parent === target.id) return fail(TEXT.alreadyThere(name, toInventory ? 'inventory' : w.name(target)));
   w.moveTo(thing.id, target.id);
-  return ok(toInventory ? TEXT.pickUp(name) : TEXT.moveTo(name, target.kind === 'agent' ? 'inventory' : w.name(target)));
+  // A wired thing that moves is unwired first, as ScienceWorld says it.
+  const unwired = unwire(w, thing) ? TEXT.disconnecting(name) : '';
+  return ok(unwired + (toInventory ? TEXT.pickUp(name) : TEXT.moveTo(name, target.kind === 'agent' ? 'inventory' : w.name(target))));
 }
 
 function pour(ctx: ActionContext, from: Obj, to: Obj): ActionResult {
@@ -102,37 +104,53 @@ function mix(ctx: ActionContext, c: Obj): ActionResult {
   return ok(recipe.message);
 }
 
-function terminalFor(w: World, o: Obj): Obj | undefined {
-  if (o.terminal) return o;
+/**
+ * The terminal an input names, as ScienceWorld resolves it: a terminal is itself; a component must
+ * name one of its terminals; any other wired thing (a fork, a jar) offers its first free terminal.
+ */
+function terminalFor(w: World, o: Obj): { terminal?: Obj; error?: string } {
+  if (o.terminal) return { terminal: o };
+  const e = w.kind(o).electrical;
+  if (e) return { error: e.polarized ? TEXT.namePolarizedTerminal : TEXT.nameUnpolarizedTerminal };
   const terms = o.contents.map((c) => w.get(c)).filter((c) => c.terminal);
-  return terms.find((t) => t.links.length === 0) ?? terms[0];
+  if (terms.length === 0) return { error: TEXT.notConnectable(w.name(o)) };
+  const free = terms.find((t) => t.links.length === 0);
+  return free ? { terminal: free } : { error: TEXT.alreadyConnected(w.name(o)) };
 }
 
 function connect(ctx: ActionContext, a: Obj, b: Obj): ActionResult {
   const { w } = ctx;
-  const ta = terminalFor(w, a);
-  const tb = terminalFor(w, b);
-  if (!ta) return fail(TEXT.notConnectable(w.name(a)));
-  if (!tb) return fail(TEXT.notConnectable(w.name(b)));
-  if (ta.parent === tb.parent) return fail(TEXT.notConnectable(w.name(a)));
-  if (!ta.links.includes(tb.id)) {
-    ta.links.push(tb.id);
-    tb.links.push(ta.id);
+  const ra = terminalFor(w, a);
+  if (!ra.terminal) return fail(ra.error!);
+  const rb = terminalFor(w, b);
+  if (!rb.terminal) return fail(rb.error!);
+  const [ta, tb] = [ra.terminal, rb.terminal];
+  if (ta.id === tb.id) return fail(TEXT.connectToItself);
+  // Each terminal takes one connection (ScienceWorld's MAX_CONNECTIONS = 1).
+  for (const t of [ta, tb]) if (t.links.length > 0) return fail(TEXT.terminalAlreadyConnected(t.terminal!, w.name(w.get(t.parent))));
+  ta.links.push(tb.id);
+  tb.links.push(ta.id);
+  return ok(TEXT.connected(ta.terminal!, w.name(w.get(ta.parent)), tb.terminal!, w.name(w.get(tb.parent))));
+}
+
+/** Unwires a thing's terminals; true when any was wired. */
+function unwire(w: World, o: Obj): boolean {
+  let wired = false;
+  for (const t of o.contents.map((c) => w.get(c)).filter((c) => c.terminal)) {
+    for (const l of t.links) {
+      const other = w.get(l);
+      other.links = other.links.filter((x) => x !== t.id);
+      wired = true;
+    }
+    t.links = [];
   }
-  return ok(TEXT.connected(w.terminalLabel(ta), w.terminalLabel(tb)));
+  return wired;
 }
 
 function disconnect(ctx: ActionContext, o: Obj): ActionResult {
   const { w } = ctx;
-  const terms = o.terminal ? [o] : o.contents.map((c) => w.get(c)).filter((c) => c.terminal);
-  if (terms.length === 0) return fail(TEXT.notConnectable(w.name(o)));
-  for (const t of terms) {
-    for (const l of t.links) {
-      const other = w.get(l);
-      other.links = other.links.filter((x) => x !== t.id);
-    }
-    t.links = [];
-  }
+  if (o.terminal) return fail(TEXT.disconnectWholeObject(w.name(w.get(o.parent))));
+  unwire(w, o);
   return ok(TEXT.disconnected(w.name(o)));
 }
 

@@ -89,7 +89,8 @@ export class Game {
     const reward = score - this.lastScore;
     this.lastScore = score;
     this.ended = this.ended || this.goals.completed() || this.goals.failed || this.moves > this.opts.stepLimit;
-    return { observation: collapse(text === '' ? TEXT.empty : text), score, reward, done: this.ended, valid, moves: this.moves };
+    // The fallback for an empty answer is added after ScienceWorld collapses spaces (it keeps its two).
+    return { observation: text === '' ? TEXT.empty : collapse(text), score, reward, done: this.ended, valid, moves: this.moves };
   }
 
   private respond(raw: string): { text: string; valid: boolean } {
@@ -98,7 +99,12 @@ export class Game {
       const options = this.pending;
       this.pending = undefined;
       const n = /^\d+$/.test(input) ? Number(input) : NaN;
-      if (!(n >= 0 && n < options.length)) return { text: TEXT.ambiguityCancelled(input), valid: false };
+      if (!(n >= 0 && n < options.length)) {
+        // ScienceWorld cancels the choice with no action queued; an empty queue counts as waiting,
+        // so the world ticks and the answer is the empty-output fallback.
+        this.tickOnce();
+        return { text: '', valid: false };
+      }
       return this.run(options[n]!);
     }
     const lower = input.toLowerCase();
@@ -132,11 +138,13 @@ export class Game {
     if (cmd.template.id === 'reset task') this.goals.reset();
     const result = execute({ w: this.w, teleport: this.opts.simplifications.teleportAction, electrical: !this.opts.simplifications.noElectricalAction }, cmd);
     this.checkGoals(result.events);
-    for (let i = 0; i < result.ticks && !this.goals.completed() && !this.goals.failed; i++) {
-      tick(this.w, { selfWateringFlowerPots: this.opts.simplifications.selfWateringFlowerPots });
-      this.checkGoals({});
-    }
+    for (let i = 0; i < result.ticks && !this.goals.completed() && !this.goals.failed; i++) this.tickOnce();
     return { text: result.text, valid: !result.failed };
+  }
+
+  private tickOnce(): void {
+    tick(this.w, { selfWateringFlowerPots: this.opts.simplifications.selfWateringFlowerPots });
+    this.checkGoals({});
   }
 
   private checkGoals(ev: GoalEvents): void {

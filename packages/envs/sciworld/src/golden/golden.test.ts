@@ -12,8 +12,8 @@ const FLOORS: Record<'descriptions' | 'startRooms' | 'startObservations' | 'room
   rooms: 1078,
   roomsUpToTieOrder: 1178,
   wholeTasks: 15,
-  transcriptSteps: 420,
-  wholeTranscripts: 13,
+  transcriptSteps: 432,
+  wholeTranscripts: 14,
   transcriptsWon: 33,
 };
 

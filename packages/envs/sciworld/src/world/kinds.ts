@@ -128,7 +128,7 @@ export const KINDS = {
   'electric motor': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'steel' },
   'electric buzzer': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'plastic' },
   wire: { category: 'electrical', movable: true, electrical: { role: 'wire', polarized: false }, material: 'copper' },
-  switch: { category: 'electrical', movable: true, activatable: true, electrical: { role: 'switch', polarized: false }, material: 'plastic' },
+  switch: { category: 'electrical', movable: true, activatable: true, electrical: { role: 'switch', polarized: true }, material: 'plastic' },
   terminal: { category: 'terminal', movable: false },
   // objects for conductivity tests (connectable by their two terminals)
   'conductor item': conductor('steel'),

@@ -58,9 +58,16 @@ export const TEXT = {
   notEdible: (what: string) => `The ${what} is not edible.`,
   notSeeInside: (what: string) => `The ${what} isn't open, so you can't see inside.`, // (ref)
   lookIn: (what: string, list: string) => `Inside the ${what} is: \n${list}`,
-  connected: (a: string, b: string) => `${a} is now connected to ${b}`,
-  notConnectable: (what: string) => `The ${what} can't be connected to anything.`,
-  disconnected: (what: string) => `The ${what} is now disconnected.`,
+  connected: (ta: string, a: string, tb: string, b: string) => `${ta} on ${a} is now connected to ${tb} on ${b}`, // (ref)
+  namePolarizedTerminal: 'Connections must specify specific points of contact on polarized electrical components (e.g. anode, cathode)', // (ref)
+  nameUnpolarizedTerminal: 'Connections must specify specific points of contact on unpolarized electrical components (e.g. terminal 1, terminal 2)', // (ref)
+  notConnectable: (what: string) => `It's not clear how to connect something to ${what}`, // (ref: ActionConnectElectrical)
+  alreadyConnected: (what: string) => `${what} is already connected, and must be disconnected before it can be connected to something else`, // (ref: ActionConnectElectrical)
+  terminalAlreadyConnected: (t: string, what: string) => `${t} on ${what} is already connected, and must be disconnected before it can be connected to something else`, // (ref: ActionConnectElectrical)
+  connectToItself: "Something can't be connected to itself.", // (ref: ActionConnectElectrical)
+  disconnected: (what: string) => `${what} has been disconnected`, // (ref: ActionDisconnectElectrical)
+  disconnectWholeObject: (what: string) => `You must disconnect entire objects (such as ${what}) instead of just single terminals`, // (ref: ActionDisconnectElectrical)
+  disconnecting: (what: string) => `(disconnecting ${what})`, // (ref: ActionMoveObject)
   mixEmpty: 'That container is empty, so there are no items to mix.', // (ref)
   mixOne: (what: string) => `There is only one thing (${what})`, // (ref)
   mixNothing: (what: string) => `Mixing the contents of the ${what} does not appear to produce anything new.`, // (ref)
@@ -75,7 +82,6 @@ export const TEXT = {
   unknownAction: 'No known action matches that input.', // (ref)
   empty: "Unknown action.  Type 'help' for a list of actions, and 'objects' for a list of possible object referents. ", // (ref)
   ambiguous: 'Ambiguous request: Please enter the number for the action you intended (or blank to cancel):', // (ref)
-  ambiguityCancelled: (input: string) => `ERROR: Unknown response (${input}).  Action cancelled.`, // (ref)
   possibleActions: 'Possible actions: ', // (ref)
   possibleObjects: 'Possible object references: ', // (ref)
   stageNames: ['seed', 'seedling', 'adult', 'reproducing', 'dead'] as const,
