@@ -1,9 +1,11 @@
 import { Rng } from '@diffworld/dataset';
 import { type ChatMessage, Tokenizer } from '@diffworld/tokenizer';
 import { describe, expect, it } from 'vitest';
+import { Graph, emitOnnx } from '../graph/index.js';
 import { blockDiffusionMask } from '../objectives/block-diffusion.js';
+import { type HostTensor, createSession } from '../runtime/index.js';
 import { BatchPlan, type TrainExample, chatExample, materialize, packRows, paddingWaste } from './data.js';
-import { type ObjectiveSpec, attentionBias, objectiveFeeds } from './objective.js';
+import { type ObjectiveSpec, attentionBias, attentionBiasGraph, modelLength, objectiveFeeds } from './objective.js';
 
 const tok = Tokenizer.load(new URL('../../../../test-data/tokenizer/ours.tokenizer.json', import.meta.url).pathname);
 const EOS = tok.requireId('<|endoftext|>');
@@ -101,6 +103,25 @@ describe('attention layouts of packed batches', () => {
       // ar: causal inside the sample; mdlm: the whole sample
       if (objective === 'ar') expect(row(9)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0]);
       if (objective === 'mdlm') expect(row(9)).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0]);
+    }
+  });
+
+  it('the in-graph bias from the feeds equals the host reference on packed, padded rows of every objective', async () => {
+    // rows of several samples, lengths not multiples of anything, and a padded tail; two rows
+    const examples = [example(8, 3), example(4, 1), example(5, 2), example(9, 4), example(3, 0)];
+    const packed = materialize(examples, [{ examples: [0, 1] }, { examples: [2, 3, 4] }], 24, 4);
+    for (const objective of ['ar', 'mdlm', 'bd3'] as const) {
+      const s: ObjectiveSpec = { ...spec(objective, 24), batch: 2 };
+      const S = modelLength(s);
+      const g = new Graph();
+      const seg = g.input('segment_ids', 'int64', [2, S]);
+      const blocks = objective === 'bd3' ? g.input('block_ids', 'int64', [2, S]) : undefined;
+      g.output('bias', attentionBiasGraph(s, seg, blocks));
+      const session = await createSession(emitOnnx(g).bytes, { provider: 'cpu' });
+      const feeds = objectiveFeeds(s, packed, new Rng(1));
+      const out = await session.run({ segment_ids: feeds.segment_ids!, ...(blocks ? { block_ids: feeds.block_ids! } : {}) });
+      const got = (out['bias'] as HostTensor).data as Float32Array;
+      expect(Array.from(got)).toEqual(Array.from(attentionBias(s, packed)));
     }
   });
 

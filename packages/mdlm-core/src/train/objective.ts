@@ -7,7 +7,7 @@
 // Packed samples never see each other, positions restart at 0 in every sample, and blocks are
 // counted from the start of each sample (examples are padded to whole blocks, so they stay aligned).
 import type { Rng } from '@diffworld/dataset';
-import { reshape } from '../graph/index.js';
+import { type Tensor, and, equal, greater, greaterOrEqual, less, lessOrEqual, not, or, reshape, unsqueeze, where } from '../graph/index.js';
 import { ropeAtPositions, ropeTablesRange } from '../nn/rope.js';
 import { type TransformerConfig, headDimOf, transformerForward, transformerParams } from '../nn/transformer.js';
 import { blockDiffusionAllowed } from '../objectives/block-diffusion.js';
@@ -46,7 +46,11 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
     batch: [
       { name: 'input_ids', dtype: 'int64', shape: [B, S] },
       { name: 'position_ids', dtype: 'int64', shape: [B, S] },
-      { name: 'attention_bias', dtype: 'float32', shape: [B, 1, S, S] },
+      // The attention layout travels as two int64s per token and becomes the [B, 1, S, S] bias inside
+      // the graph: building it on the host cost 1.9 s a step for bd3 at 8 × 1,024 tokens (3.9 s at
+      // 1 × 4,096) on the dev machine, and shipping it 134 MB a step to the GPU.
+      { name: 'segment_ids', dtype: 'int64', shape: [B, S] },
+      ...(s.objective === 'bd3' ? [{ name: 'block_ids', dtype: 'int64' as const, shape: [B, S] }] : []),
       { name: 'loss_weights', dtype: 'float32', shape: [B, T] },
       ...(diffusion
         ? [
@@ -60,7 +64,7 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
       const logitsRange = s.objective === 'bd3' ? ([0, T] as const) : undefined;
       const logits = transformerForward(s.model, p, {
         inputIds: b.input_ids!,
-        mask: b.attention_bias!,
+        mask: attentionBiasGraph(s, b.segment_ids!, b.block_ids),
         cos: ropeAtPositions(tables.cos, hd, b.position_ids!),
         sin: ropeAtPositions(tables.sin, hd, b.position_ids!),
         ...(logitsRange ? { logitsRange } : {}),
@@ -109,6 +113,66 @@ export function attentionBias(s: ObjectiveSpec, packed: PackedBatch): Float32Arr
 }
 
 /**
+ * The same bias as `attentionBias`, computed in the graph from per-token sample indices
+ * (`segment_ids`, −1 on padding) and, for bd3, block indices inside each sample (`block_ids`).
+ * Which half of bd3's [x_t ; x_0] a position belongs to is static, so it is a constant here.
+ */
+export function attentionBiasGraph(s: ObjectiveSpec, segmentIds: Tensor, blockIds?: Tensor): Tensor {
+  const g = segmentIds.graph;
+  const S = modelLength(s);
+  const index = g.constant(
+    BigInt64Array.from({ length: S }, (_, i) => BigInt(i)),
+    'int64',
+    [S],
+  );
+  const [iq, ik] = [reshape(index, [S, 1]), reshape(index, [1, S])];
+  const [segQ, segK] = [unsqueeze(segmentIds, [2]), unsqueeze(segmentIds, [1])]; // [B, S, 1], [B, 1, S]
+  let allowed = equal(segQ, segK);
+  if (s.objective === 'ar') allowed = and(allowed, lessOrEqual(ik, iq));
+  if (s.objective === 'bd3') {
+    if (!blockIds) throw new RangeError('attentionBiasGraph: bd3 needs block_ids');
+    const T = s.length;
+    const stream = (clean: boolean) =>
+      g.constant(
+        Uint8Array.from({ length: S }, (_, i) => +(i >= T === clean)),
+        'bool',
+        [S],
+      );
+    const [cleanQ, cleanK] = [reshape(stream(true), [S, 1]), reshape(stream(true), [1, S])];
+    const [noisyQ, noisyK] = [reshape(stream(false), [S, 1]), reshape(stream(false), [1, S])];
+    const [bq, bk] = [unsqueeze(blockIds, [2]), unsqueeze(blockIds, [1])];
+    const blocks = or(
+      or(and(and(noisyQ, noisyK), equal(bq, bk)), and(and(noisyQ, cleanK), greater(bq, bk))), // x_t: own block, earlier clean blocks
+      and(and(cleanQ, cleanK), greaterOrEqual(bq, bk)), // clean stream: block-causal
+    );
+    allowed = and(allowed, blocks);
+  }
+  // padding attends to itself only (a softmax over nothing would be NaN)
+  const padding = less(segQ, 0);
+  allowed = or(and(padding, equal(iq, ik)), and(not(padding), allowed));
+  return unsqueeze(where(allowed, 0, NEG), [1]);
+}
+
+/** Per-token sample index (−1 on padding) of each model position: bd3's two halves repeat the row's. */
+function segmentIds(s: ObjectiveSpec, packed: PackedBatch): BigInt64Array {
+  const T = s.length,
+    S = modelLength(s);
+  const out = new BigInt64Array(packed.batch * S);
+  for (let r = 0; r < packed.batch; r++) for (let i = 0; i < S; i++) out[r * S + i] = BigInt(packed.sample[r * T + (i % T)]!);
+  return out;
+}
+
+/** bd3: block index of each position inside its own sample (positions restart per sample). */
+function blockIds(s: ObjectiveSpec, packed: PackedBatch): BigInt64Array {
+  const T = s.length,
+    S = 2 * T,
+    L = BigInt(s.blockLength);
+  const out = new BigInt64Array(packed.batch * S);
+  for (let r = 0; r < packed.batch; r++) for (let i = 0; i < S; i++) out[r * S + i] = packed.positions[r * T + (i % T)]! / L;
+  return out;
+}
+
+/**
  * Feeds for one packed batch. Diffusion objectives draw their noise from `rng` (one mask ratio
  * per sample, only target tokens masked, 1/p weights, normalised by the batch's target tokens).
  */
@@ -118,7 +182,8 @@ export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng):
     T = s.length,
     S = modelLength(s);
   const common = {
-    attention_bias: hostTensor('float32', attentionBias(s, packed), [B, 1, S, S]),
+    segment_ids: hostTensor('int64', segmentIds(s, packed), [B, S]),
+    ...(s.objective === 'bd3' ? { block_ids: hostTensor('int64', blockIds(s, packed), [B, S]) } : {}),
   };
   if (s.objective === 'ar') {
     return {

@@ -13,7 +13,7 @@ import { transformerForward, transformerParams } from '../nn/transformer.js';
 import { type HostTensor, createSession, hostTensor } from '../runtime/index.js';
 import { resolveTrainConfig } from './config.js';
 import { type TrainExample, chatExample, materialize } from './data.js';
-import { type ObjectiveSpec, objectiveFeeds } from './objective.js';
+import { type ObjectiveSpec, attentionBias, objectiveFeeds } from './objective.js';
 import { MODEL, tok, tokenizerJson, transitions } from './testing/fixtures.js';
 import { trainWorldModel } from './trainer.js';
 
@@ -45,7 +45,12 @@ async function reconstruct(dir: string, objective: ObjectiveSpec['objective'], e
   g.output('logits', transformerForward(model, params, { inputIds: ids, mask: bias, cos: ropeAtPositions(cos, cos.length / T, pos), sin: ropeAtPositions(sin, cos.length / T, pos) }));
   const session = await createSession(emitOnnx(g).bytes, { provider: 'cpu' });
   const weightFeeds = Object.fromEntries([...ck.weights].map(([k, w]) => [k, hostTensor('float32', w.data, w.shape)]));
-  const out = await session.run({ ...weightFeeds, input_ids: feeds.input_ids!, position_ids: feeds.position_ids!, attention_bias: feeds.attention_bias! });
+  const out = await session.run({
+    ...weightFeeds,
+    input_ids: feeds.input_ids!,
+    position_ids: feeds.position_ids!,
+    attention_bias: hostTensor('float32', attentionBias(spec, packed), [examples.length, 1, S, S]),
+  });
   const logits = (out['logits'] as HostTensor).data as Float32Array;
   const V = model.vocabSize;
   let exact = 0,
