@@ -15,7 +15,8 @@ export type RuntimeIssue =
   | { code: 'missing_input'; inputs: readonly string[]; expected: readonly string[] }
   | { code: 'unknown_input'; inputs: readonly string[]; expected: readonly string[] }
   | { code: 'device_tensor_disposed'; what: string }
-  | { code: 'device_not_supported'; provider: ProviderName };
+  | { code: 'device_not_supported'; provider: ProviderName }
+  | { code: 'bad_env'; variable: string; value: string; expected: string };
 
 export type RuntimeIssueCode = RuntimeIssue['code'];
 
@@ -52,6 +53,8 @@ function render(issue: RuntimeIssue): string {
       return `unknown input(s) ${issue.inputs.map((n) => `"${n}"`).join(', ')}; the model takes ${issue.expected.join(', ')}`;
     case 'device_tensor_disposed':
       return `${issue.what}: this device tensor was disposed; keep it until its last use (or read it with toHost() first)`;
+    case 'bad_env':
+      return `${issue.variable}=${JSON.stringify(issue.value)}: expected ${issue.expected}`;
     case 'device_not_supported':
       return `provider ${issue.provider} has no device-resident tensors in onnxruntime-node; only webgpu does (use toHost/hostTensor instead)`;
   }

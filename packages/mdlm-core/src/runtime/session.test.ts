@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeModel, type OnnxModel } from '../onnx/model.js';
 import { RuntimeError } from './errors.js';
-import { createSession, sessionCacheStats, toDevice } from './session.js';
+import { createSession, sessionCacheStats, threadsFromEnv, toDevice } from './session.js';
 import { hostTensor, type HostTensor } from './tensor.js';
 
 /** Out = Where(Cond, Mul(A, A), Cast(I)) over float64, plus float32 Add and int64 Add. */
@@ -101,5 +101,13 @@ describe('Session on cpu', () => {
     const err = await toDevice(hostTensor('float32', new Float32Array(1), [1]), 'cpu').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RuntimeError);
     expect((err as RuntimeError).issue.code).toBe('device_not_supported');
+  });
+});
+
+describe('DIFFWORLD_ORT_THREADS', () => {
+  it('sets the intra-op threads; unset means every core; anything but a positive integer names the variable', () => {
+    expect(threadsFromEnv({})).toBeUndefined();
+    expect(threadsFromEnv({ DIFFWORLD_ORT_THREADS: '5' })).toBe(5);
+    for (const bad of ['0', '-2', '1.5', 'four']) expect(() => threadsFromEnv({ DIFFWORLD_ORT_THREADS: bad })).toThrow(/DIFFWORLD_ORT_THREADS="[^"]*": expected a positive integer/);
   });
 });

@@ -17,7 +17,7 @@ export interface SessionOptions extends ProviderChoice {
   provider?: ProviderName;
   /** Per session, or per output name (others default to 'host'). */
   outputs?: OutputPlacement | Readonly<Record<string, OutputPlacement>>;
-  /** CPU threads inside one op; default: every core. */
+  /** CPU threads inside one op; default: DIFFWORLD_ORT_THREADS, else every core. */
   intraOpThreads?: number;
   /**
    * Write ONNX Runtime's profile (Chrome trace JSON: every node's kernel time and provider) to a
@@ -108,8 +108,17 @@ export const DISABLED_ORT_OPTIMIZERS: readonly string[] = ['QuickGeluFusion'];
 /** Session-config entries every session gets (onnxruntime-node's `extra`, flattened to dotted keys). */
 export const ORT_CONFIG_ENTRIES: Readonly<Record<string, string>> = { 'optimization.disable_specified_optimizers': DISABLED_ORT_OPTIMIZERS.join(',') };
 
+/** DIFFWORLD_ORT_THREADS: a positive integer (several runs sharing one host's cores), else undefined. */
+export function threadsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const v = env['DIFFWORLD_ORT_THREADS'];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new RuntimeError({ code: 'bad_env', variable: 'DIFFWORLD_ORT_THREADS', value: v, expected: 'a positive integer (intra-op threads per session)' });
+  return n;
+}
+
 function ortOptions(provider: ProviderName, opts: SessionOptions): InferenceSession.SessionOptions {
-  const threads = opts.intraOpThreads ?? availableParallelism();
+  const threads = opts.intraOpThreads ?? threadsFromEnv() ?? availableParallelism();
   const profilePrefix = opts.profilePrefix ?? process.env['DIFFWORLD_ORT_PROFILE'];
   return {
     ...(profilePrefix ? { enableProfiling: true, profileFilePrefix: profilePrefix } : {}),
