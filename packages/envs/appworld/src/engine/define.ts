@@ -3,7 +3,7 @@ import { ApiError, type ApiContext, type ApiDef, type Args, type Json, type Para
 
 type Method = ApiDef['method'];
 
-/** Returns a declarer bound to one app; the path is AppWorld's newer `/<app>/<name>` form. */
+/** Returns a declarer bound to one app; the path is a stand-in until the app's `routed()` table sets AppWorld's real route. */
 export function declarer(app: string) {
   return (name: string, spec: { method?: Method; description: string; auth?: boolean; params?: readonly ParamDef[]; response?: Json }, handler: (ctx: ApiContext, args: Args) => Json): ApiDef => ({
     app,

@@ -12,6 +12,7 @@ import { AMAZON_PRICING, RELATIVE_SIZES } from '../../world/amazon.js';
 import { accountApis, userById } from './common.js';
 import { DOWNLOAD_PARAMS, downloadToFileSystem } from './file_system.js';
 import { paymentCardApis } from './payment_cards.js';
+import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('amazon');
 type Row = { [key: string]: Json };
@@ -422,7 +423,7 @@ const RATING_0_5 = (d: number) =>
   }) as const;
 const NON_EMPTY = { constraints: [{ kind: 'minLength', value: 1 }] } as const;
 
-export const amazonApis: ApiDef[] = [
+const apis: ApiDef[] = [
   ...accountApis('amazon', { verification: true, extras: { response: { is_prime: true }, view: (ctx, id) => ({ is_prime: isPrime(ctx, id) }) } }),
   def('show_product', { auth: false, description: 'Show product information based on its ID.', params: [req.int('product_id')], response: PRODUCT_RESPONSE }, (ctx, a) =>
     productView(ctx, product(ctx, Number(a.product_id))),
@@ -1085,3 +1086,64 @@ export const amazonApis: ApiDef[] = [
     },
   ),
 ];
+
+/** AppWorld's routes of the amazon app (its API docs' method and path). */
+const A = '/amazon';
+export const amazonApis: ApiDef[] = routed(apis, {
+  ...sharedRoutes('amazon', { verification: true, notifications: false }),
+  show_product: `GET ${A}/products/{product_id}`,
+  search_sellers: `GET ${A}/sellers`,
+  show_seller: `GET ${A}/sellers/{seller_id}`,
+  search_product_types: `GET ${A}/product_types`,
+  show_product_feature_choices: `GET ${A}/product_feature_choices`,
+  search_products: `GET ${A}/products`,
+  show_cart: `GET ${A}/cart`,
+  clear_cart: `DELETE ${A}/cart`,
+  add_product_to_cart: `POST ${A}/cart/{product_id}`,
+  delete_product_from_cart: `DELETE ${A}/cart/{product_id}`,
+  update_product_quantity_in_cart: `PATCH ${A}/cart/{product_id}`,
+  apply_promo_code_to_cart: `POST ${A}/cart_promos`,
+  remove_promo_code_from_cart: `DELETE ${A}/cart_promos`,
+  show_wish_list: `GET ${A}/wish_list`,
+  clear_wish_list: `DELETE ${A}/wish_list`,
+  add_product_to_wish_list: `POST ${A}/wish_list/{product_id}`,
+  delete_product_from_wish_list: `DELETE ${A}/wish_list/{product_id}`,
+  update_product_quantity_in_wish_list: `PATCH ${A}/wish_lists/{product_id}`,
+  move_product_from_cart_to_wish_list: `POST ${A}/cart_to_wish_list/{product_id}`,
+  move_product_from_wish_list_to_cart: `POST ${A}/wish_list_to_cart/{product_id}`,
+  add_gift_wrapping_to_product: `POST ${A}/cart/{product_id}/gift_wrap`,
+  remove_gift_wrapping_from_product: `DELETE ${A}/cart/{product_id}/gift_wrap`,
+  show_orders: `GET ${A}/orders`,
+  place_order: `POST ${A}/orders`,
+  show_order: `GET ${A}/order/{order_id}`,
+  download_order_receipt: `GET ${A}/order_receipt/{order_id}`,
+  show_payment_cards: `GET ${A}/payment_cards`,
+  add_payment_card: `POST ${A}/payment_cards`,
+  show_payment_card: `GET ${A}/payment_cards/{payment_card_id}`,
+  delete_payment_card: `DELETE ${A}/payment_cards/{payment_card_id}`,
+  update_payment_card: `PATCH ${A}/payment_cards/{payment_card_id}`,
+  show_addresses: `GET ${A}/addresses`,
+  add_address: `POST ${A}/addresses`,
+  delete_address: `DELETE ${A}/addresses/{address_id}`,
+  update_address: `PATCH ${A}/addresses/{address_id}`,
+  show_product_reviews: `GET ${A}/products/{product_id}/reviews`,
+  write_product_review: `POST ${A}/products/{product_id}/reviews`,
+  delete_product_review: `DELETE ${A}/reviews/{review_id}`,
+  update_product_review: `PATCH ${A}/reviews/{review_id}`,
+  show_product_questions: `GET ${A}/products/{product_id}/questions`,
+  write_product_question: `POST ${A}/products/{product_id}/questions`,
+  show_product_question_answers: `GET ${A}/products/{question_id}/question_answers`,
+  write_product_question_answer: `POST ${A}/questions/{question_id}/answers`,
+  delete_product_question: `DELETE ${A}/questions/{question_id}`,
+  update_product_question: `PATCH ${A}/questions/{question_id}`,
+  delete_product_question_answer: `DELETE ${A}/question_answers/{question_answer_id}`,
+  update_product_question_answer: `PATCH ${A}/question_answers/{question_answer_id}`,
+  show_returns: `GET ${A}/returns`,
+  initiate_return: `POST ${A}/returns`,
+  show_return: `GET ${A}/returns/{return_id}`,
+  show_return_deliverers: `GET ${A}/return_deliverers`,
+  show_prime_plans: `GET ${A}/prime/plans`,
+  show_prime_subscriptions: `GET ${A}/prime/subscriptions`,
+  subscribe_prime: `POST ${A}/prime/subscriptions`,
+  download_prime_subscription_receipt: `GET ${A}/prime/subscriptions/{prime_subscription_id}/receipt`,
+});

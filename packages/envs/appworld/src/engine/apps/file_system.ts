@@ -5,6 +5,7 @@ import { opt, req } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args } from '../types.js';
 import { userById } from './common.js';
 import { accountApis } from './common.js';
+import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('file_system');
 const DIR_TRANSFER = [req.str('source_directory_path'), req.str('destination_directory_path'), opt.bool('overwrite', { default: false }), opt.bool('retain_dates', { default: false })];
@@ -77,7 +78,7 @@ function place(ctx: ApiContext, source: Entry, rawDest: string, move: boolean, o
 
 const fileView = (e: Entry) => ({ file_id: e.id, path: e.path, content: e.content ?? '', created_at: e.created_at, updated_at: e.updated_at });
 
-export const fileSystemApis: ApiDef[] = [
+const apis: ApiDef[] = [
   ...accountApis('file_system', { verification: true }),
   def(
     'show_directory',
@@ -286,6 +287,27 @@ export const fileSystemApis: ApiDef[] = [
     },
   ),
 ];
+
+/** AppWorld's routes of the file_system app (its API docs' method and path). */
+const F = '/file_system';
+export const fileSystemApis: ApiDef[] = routed(apis, {
+  ...sharedRoutes('file_system', { verification: true, notifications: false }),
+  show_directory: `GET ${F}/directory`,
+  create_directory: `POST ${F}/directory`,
+  delete_directory: `DELETE ${F}/directory`,
+  directory_exists: `GET ${F}/directory/exists`,
+  show_file: `GET ${F}/file`,
+  create_file: `POST ${F}/file`,
+  delete_file: `DELETE ${F}/file`,
+  update_file: `PATCH ${F}/file`,
+  file_exists: `GET ${F}/file/exists`,
+  copy_file: `POST ${F}/file/copy`,
+  move_file: `POST ${F}/file/move`,
+  copy_directory: `POST ${F}/directory/copy`,
+  move_directory: `POST ${F}/directory/move`,
+  compress_directory: `POST ${F}/directory/compress`,
+  decompress_file: `POST ${F}/file/decompress`,
+});
 
 /** Copies or moves a whole directory tree; returns the destination directory path. */
 function transferDirectory(ctx: ApiContext, a: Args, move: boolean): string {

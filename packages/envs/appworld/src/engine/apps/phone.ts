@@ -5,6 +5,7 @@ import { rankByQuery, rankedPage } from '../ranked.js';
 import { EMAIL, opt, PAGING, req, sortBy } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
 import { accountApis, userById } from './common.js';
+import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('phone');
 
@@ -110,7 +111,7 @@ function ownContact(ctx: ApiContext, id: number): ContactRow {
 const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 
-export const phoneApis: ApiDef[] = [
+const apis: ApiDef[] = [
   ...accountApis('phone', { verification: false }),
   def('get_current_date_and_time', { response: { date: 'string', time: 'string' }, auth: false, description: 'Show current date and time.' }, (ctx) => {
     const d = new Date(ctx.now + 'Z');
@@ -300,6 +301,33 @@ export const phoneApis: ApiDef[] = [
     },
   ),
 ];
+
+/** AppWorld's routes of the phone app (its API docs' method and path). */
+const P = '/phone';
+export const phoneApis: ApiDef[] = routed(apis, {
+  ...sharedRoutes('phone', { verification: false, notifications: false }),
+  show_contact_relationships: `GET ${P}/contact_relationships`,
+  search_contacts: `GET ${P}/contacts`,
+  add_contact: `POST ${P}/contacts`,
+  delete_contact: `DELETE ${P}/contacts/{contact_id}`,
+  update_contact: `PATCH ${P}/contacts/{contact_id}`,
+  show_text_message_window: `GET ${P}/messages/text/window`,
+  search_text_messages: `GET ${P}/messages/text`,
+  show_text_message: `GET ${P}/messages/text/{text_message_id}`,
+  delete_text_message: `DELETE ${P}/messages/text/{text_message_id}`,
+  send_text_message: `POST ${P}/messages/text/{phone_number}`,
+  show_alarms: `GET ${P}/alarms`,
+  create_alarm: `POST ${P}/alarms`,
+  show_alarm: `GET ${P}/alarms/{alarm_id}`,
+  delete_alarm: `DELETE ${P}/alarms/{alarm_id}`,
+  update_alarm: `PATCH ${P}/alarms/{alarm_id}`,
+  show_voice_message_window: `GET ${P}/messages/voice/window`,
+  search_voice_messages: `GET ${P}/messages/voice`,
+  show_voice_message: `GET ${P}/messages/voice/{voice_message_id}`,
+  delete_voice_message: `DELETE ${P}/messages/voice/{voice_message_id}`,
+  send_voice_message: `POST ${P}/messages/voice/{phone_number}`,
+  get_current_date_and_time: `GET ${P}/date_time`,
+});
 
 function ownAlarm(ctx: ApiContext, id: number): AlarmRow {
   const al = ctx.db.prepare('SELECT * FROM alarms WHERE id = ?').get(id) as AlarmRow | undefined;

@@ -3,10 +3,11 @@ import { declarer, ok } from '../define.js';
 import { opt } from '../params.js';
 import { ApiError, type ApiDef, type Json } from '../types.js';
 import { userById } from './common.js';
+import { routed } from '../routes.js';
 
 const def = declarer('supervisor');
 
-export const supervisorApis: ApiDef[] = [
+const apis: ApiDef[] = [
   def('show_active_task', { response: { instruction: 'string', status: 'string', answer: 'string' }, auth: false, description: "Show the supervisor's active task." }, (ctx) => {
     const t = ctx.db.prepare('SELECT instruction, status, answer FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(ctx.supervisorId) as
       | { instruction: string; status: string; answer: string | null }
@@ -73,3 +74,14 @@ export const supervisorApis: ApiDef[] = [
     (ctx) => ctx.db.prepare('SELECT app AS account_name, password FROM accounts WHERE user_id = ? ORDER BY app').all(ctx.supervisorId) as Json,
   ),
 ];
+
+/** AppWorld's routes of the supervisor app (its API docs' method and path). */
+const S = '/supervisor';
+export const supervisorApis: ApiDef[] = routed(apis, {
+  show_active_task: `GET ${S}/active_task`,
+  complete_task: `POST ${S}/message`,
+  show_profile: `GET ${S}/profile`,
+  show_addresses: `GET ${S}/addresses`,
+  show_payment_cards: `GET ${S}/payment_cards`,
+  show_account_passwords: `GET ${S}/account_passwords`,
+});

@@ -7,6 +7,7 @@ import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
 import { paymentCardApis } from './payment_cards.js';
 import { DOWNLOAD_PARAMS, downloadToFileSystem } from './file_system.js';
 import { accountApis, userByEmail, userById, type UserRow } from './common.js';
+import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('venmo');
 
@@ -244,7 +245,7 @@ const PAYMENT_REQUEST_RESPONSE = {
   receiver: { name: 'string', email: 'user@example.com' },
 };
 
-export const venmoApis: ApiDef[] = [
+const apis: ApiDef[] = [
   ...accountApis('venmo', {
     verification: true,
     profileAuth: true,
@@ -739,6 +740,49 @@ export const venmoApis: ApiDef[] = [
     return ok('Reminder sent.');
   }),
 ];
+
+/** AppWorld's routes of the venmo app (its API docs' method and path). */
+const V = '/venmo';
+export const venmoApis: ApiDef[] = routed(apis, {
+  ...sharedRoutes('venmo', { verification: true, notifications: true }),
+  search_users: `GET ${V}/users`,
+  search_friends: `GET ${V}/friends`,
+  add_friend: `POST ${V}/friends/{user_email}`,
+  remove_friend: `DELETE ${V}/friends/{user_email}`,
+  show_venmo_balance: `GET ${V}/balance`,
+  add_to_venmo_balance: `POST ${V}/balance`,
+  withdraw_from_venmo_balance: `DELETE ${V}/balance`,
+  show_bank_transfer_history: `GET ${V}/bank_transfers`,
+  download_bank_transfer_receipt: `GET ${V}/bank_transfers/{bank_transfer_id}/receipt`,
+  show_transaction: `GET ${V}/transactions/{transaction_id}`,
+  update_transaction: `PATCH ${V}/transactions/{transaction_id}`,
+  show_transactions: `GET ${V}/transactions`,
+  create_transaction: `POST ${V}/transactions`,
+  download_transaction_receipt: `GET ${V}/transactions/{transaction_id}/receipt`,
+  like_transaction: `POST ${V}/transactions/{transaction_id}/likes`,
+  unlike_transaction: `DELETE ${V}/transactions/{transaction_id}/likes`,
+  show_transaction_comments: `GET ${V}/transactions/{transaction_id}/comments`,
+  create_transaction_comment: `POST ${V}/transactions/{transaction_id}/comments`,
+  show_transaction_comment: `GET ${V}/comments/{comment_id}`,
+  delete_transaction_comment: `DELETE ${V}/comments/{comment_id}`,
+  update_transaction_comment: `PATCH ${V}/comments/{comment_id}`,
+  like_transaction_comment: `POST ${V}/comments/{comment_id}/likes`,
+  unlike_transaction_comment: `DELETE ${V}/comments/{comment_id}/likes`,
+  show_payment_card: `GET ${V}/payment_cards/{payment_card_id}`,
+  delete_payment_card: `DELETE ${V}/payment_cards/{payment_card_id}`,
+  update_payment_card: `PATCH ${V}/payment_cards/{payment_card_id}`,
+  show_payment_cards: `GET ${V}/payment_cards`,
+  add_payment_card: `POST ${V}/payment_cards`,
+  show_received_payment_requests: `GET ${V}/received_payment_requests`,
+  show_sent_payment_requests: `GET ${V}/sent_payment_requests`,
+  create_payment_request: `POST ${V}/payment_requests`,
+  delete_payment_request: `DELETE ${V}/payment_requests/{payment_request_id}`,
+  update_payment_request: `PATCH ${V}/payment_requests/{payment_request_id}`,
+  approve_payment_request: `POST ${V}/payment_requests/{payment_request_id}/approve`,
+  deny_payment_request: `POST ${V}/payment_requests/{payment_request_id}/deny`,
+  remind_payment_request: `POST ${V}/payment_requests/{payment_request_id}/remind`,
+  show_social_feed: `GET ${V}/social_feed`,
+});
 
 function num2(v: Json | undefined): number {
   return round2(Number(v));
