@@ -221,12 +221,19 @@ export class World {
     return door.rooms![0] === room ? door.rooms![1] : door.rooms![0];
   }
 
-  /** Children sorted the way ScienceWorld ≥1.3 lists them: by name, then creation order. */
+  /**
+   * How same-named siblings are ordered. ScienceWorld sorts a listing by name and leaves equal names
+   * in hash-set order (identity hashes, which differ between its own runs); ours is creation order
+   * unless a caller (the golden suite, trying every tie order) sets another.
+   */
+  tieOrder: (a: Obj, b: Obj) => number = (a, b) => a.id - b.id;
+
+  /** Children sorted the way ScienceWorld lists them: by name, ties by `tieOrder`. */
   sortedContents(o: Obj): Obj[] {
     return o.contents
       .map((c) => this.get(c))
       .filter((c) => this.kind(c).category !== 'terminal')
-      .sort((a, b) => (this.name(a) < this.name(b) ? -1 : this.name(a) > this.name(b) ? 1 : a.id - b.id));
+      .sort((a, b) => (this.name(a) < this.name(b) ? -1 : this.name(a) > this.name(b) ? 1 : this.tieOrder(a, b)));
   }
 
   canSeeInside(o: Obj): boolean {

@@ -71,6 +71,8 @@ export interface Genes {
 }
 
 export const sub = (material: string, extra: Partial<Spawn> = {}): Spawn => ({ kind: 'substance', material, ...extra });
+/** A desk: ScienceWorld's desk always holds its own drawer, created with it. */
+export const desk = (contents: Spawn[] = []): Spawn => ({ kind: 'desk', contents: [{ kind: 'drawer' }, ...contents] });
 const food = (name: string, shown?: string): Spawn => ({ kind: 'food', name, ...(shown ? { shown } : {}) });
 
 /** Contents of each room in the base world, after the house's random draws (house.ts). */
@@ -83,7 +85,7 @@ export function baseWorld(house: HouseDraws): Record<RoomName, Spawn[]> {
     return [{ kind: 'book shelf', contents }];
   };
   const paintCup = (color: string): Spawn => ({ kind: 'wood cup', contents: [sub('paint', { name: `${color} paint` })] });
-  const table: Spawn = house.livingRoomTable === 'desk' ? { kind: 'desk', contents: [{ kind: 'drawer' }] } : { kind: house.livingRoomTable === 'steel table' ? 'steel table' : 'table', name: 'table' };
+  const table: Spawn = house.livingRoomTable === 'desk' ? desk() : { kind: house.livingRoomTable === 'steel table' ? 'steel table' : 'table', name: 'table' };
   const shovel = (room: HouseDraws['shovelRoom']): Spawn[] => (house.shovelRoom === room ? [{ kind: 'shovel' }] : []);
   return {
     kitchen: [

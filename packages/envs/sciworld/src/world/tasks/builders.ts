@@ -1,7 +1,7 @@
 // Variation builders of the implemented tasks: each turns a variation index into world edits, the
 // exact task description, the goal sequence and a plan hint for the expert. Variation grids are data.
 import type { Rng } from '@diffworld/env-core';
-import { sub, type RoomName, type Spawn } from '../layout.js';
+import { desk, sub, type RoomName, type Spawn } from '../layout.js';
 import { material as materialOf, nameInState, THERMAL_UNKNOWN_CREATED_C, THERMAL_UNKNOWN_MELTING_POINTS } from '../materials.js';
 import type { GoalSpec, Match } from '../../engine/goals.js';
 import { TEXT } from '../text.js';
@@ -11,6 +11,8 @@ import {
   cupAt,
   findPeaHeight,
   mendelKnownSeedNames,
+  mendelUnknownSeedNames,
+  type UnknownPlantDraws,
   paintMixingContainers,
   findPotNumbers,
   lifeStagePotNumbers,
@@ -678,11 +680,9 @@ function placeExtraPaints(v: number, contents: Contents, task: 'secondary' | 'te
   const place = decodeLastFastest(v, [PAINTS.length, 6])[1]!;
   const room: RoomName = place < 3 ? 'art studio' : 'workshop';
   const paints = (cup: Spawn['kind']): Spawn[] => ['red', 'blue', 'yellow'].map((c): Spawn => ({ kind: cup, contents: [sub('paint', { name: `${c} paint` })] }));
-  const holder: Spawn = [
-    { kind: 'cupboard', name: 'paint cupboard', contents: paints('wood cup') },
-    { kind: 'closet', name: 'paint closet', contents: paints('glass cup') },
-    { kind: 'desk', contents: paints('tin cup') },
-  ][place % 3] as Spawn;
+  const holder: Spawn = [{ kind: 'cupboard', name: 'paint cupboard', contents: paints('wood cup') }, { kind: 'closet', name: 'paint closet', contents: paints('glass cup') }, desk(paints('tin cup'))][
+    place % 3
+  ] as Spawn;
   contents[room].push(holder);
   if (room === 'workshop') {
     const mixer = paintMixingContainers(v, task)[place % 3]!;
@@ -939,10 +939,14 @@ const mendelKnown: Builder = (v, contents) => {
   };
 };
 
-/** The unknown plants of mendelian-genetics-unknown-plant in the real order, each with its four traits (dominant value first). */
-const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray<readonly [string, string, string]> }> = [
+/**
+ * The unknown plants of mendelian-genetics-unknown-plant in the real order, each with its four traits
+ * (dominant value first) and how the task's seed draws see it (task-draws.ts).
+ */
+const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray<readonly [string, string, string]>; draws: UnknownPlantDraws }> = [
   {
     plant: 'unknown E',
+    draws: { drawOrder: ['seed color', 'leaf shape', 'flower size', 'seed shape'], seedShape: ['round', 'square'], seedColor: ['blue', 'brown'] },
     traits: [
       ['seed color', 'blue', 'brown'],
       ['seed shape', 'round', 'square'],
@@ -952,6 +956,7 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
   },
   {
     plant: 'unknown B',
+    draws: { drawOrder: ['plant height', 'seed color', 'flower size', 'flower color'], seedColor: ['green', 'yellow'] },
     traits: [
       ['plant height', 'short', 'tall'],
       ['seed color', 'green', 'yellow'],
@@ -961,6 +966,7 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
   },
   {
     plant: 'unknown C',
+    draws: { drawOrder: ['plant height', 'leaf shape', 'flower size', 'flower color'] },
     traits: [
       ['plant height', 'short', 'tall'],
       ['leaf shape', 'pointed', 'round'],
@@ -970,6 +976,7 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
   },
   {
     plant: 'unknown D',
+    draws: { drawOrder: ['seed shape', 'leaf size', 'flower size', 'flower color'], seedShape: ['spherical', 'ovate'] },
     traits: [
       ['seed shape', 'spherical', 'ovate'],
       ['leaf size', 'medium', 'large'],
@@ -985,10 +992,18 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
  */
 const mendelUnknown: Builder = (v, contents) => {
   const [pl, ti, dr, pi, bi] = decodeLastFastest(v, [UNKNOWN_PLANT_TRAITS.length, 4, 2, 5, MENDEL_BOX_COLORS.length - 1]);
-  const { plant, traits } = UNKNOWN_PLANT_TRAITS[pl!]!;
+  const { plant, traits, draws } = UNKNOWN_PLANT_TRAITS[pl!]!;
   const [trait, dominant, recessive] = traits[ti!]!;
   const values = [dominant, recessive] as const;
-  const parent = (allele: boolean, i: number): Spawn => ({ kind: 'plant', species: plant, stage: 0, tags: [`parent-${i}`], genes: { trait, values, firstDominant: true, alleles: [allele, allele] } });
+  const seeds = mendelUnknownSeedNames(v, pl!, ti! * 2 + dr!, trait, plant, draws);
+  const parent = (allele: boolean, i: number): Spawn => ({
+    kind: 'plant',
+    species: plant,
+    stage: 0,
+    shown: seeds[i],
+    tags: [`parent-${i}`],
+    genes: { trait, values, firstDominant: true, alleles: [allele, allele] },
+  });
   contents.greenhouse.push(
     { kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] },
     ...mendelPotNumbers(v, pi!, 'unknown').map((n): Spawn => ({ kind: 'flower pot', name: `flower pot ${n}`, contents: [sub('soil')] })),

@@ -35,6 +35,6 @@ describe('paint tasks', () => {
   it('in the workshop, with a mixing container of its own (29: a desk of tin cups)', () => {
     const { game } = loadTask('chemistry-mix-paint-secondary-color', 29);
     game.step('teleport to workshop');
-    expect(game.look()).toContain('a desk. On the desk is: a tin cup (containing red paint), a tin cup (containing blue paint), a tin cup (containing yellow paint).');
+    expect(game.look()).toContain('a desk. On the desk is: a drawer, a tin cup (containing red paint), a tin cup (containing blue paint), a tin cup (containing yellow paint).');
   });
 });

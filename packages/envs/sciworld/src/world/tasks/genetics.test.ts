@@ -42,3 +42,25 @@ describe('pea seeds', () => {
     expect(game.look()).toContain('a seed jar (containing a round green pea seed, a wrinkly green pea seed)');
   });
 });
+
+describe('mendelian-genetics-unknown-plant seeds', () => {
+  it('names each seed by its seed shape and colour as the real draws make them (E: both, D: shape only)', () => {
+    const greenhouseJar = (v: number) => {
+      const { game } = loadTask('mendelian-genetics-unknown-plant', v);
+      game.step('teleport to greenhouse');
+      return /a seed jar \(containing ([^)]*)\)/.exec(game.look())![1]!.split(', ').sort();
+    };
+    expect(greenhouseJar(0)).toEqual(['a round brown unknown E seed', 'a square blue unknown E seed']);
+    expect(greenhouseJar(109)).toEqual(['a round brown unknown E seed', 'a round brown unknown E seed']);
+    expect(greenhouseJar(388)).toEqual(['a ovate unknown D seed', 'a spherical unknown D seed']);
+    expect(greenhouseJar(407)).toEqual(['a spherical unknown D seed', 'a spherical unknown D seed']);
+  });
+
+  it('the traits a seed cannot show leave it plain (C), and a seed still answers to its plain name', () => {
+    const v = 2 * 120; // plant C's first variation
+    const { game } = loadTask('mendelian-genetics-unknown-plant', v);
+    game.step('teleport to greenhouse');
+    expect(game.look()).toContain('a seed jar (containing a unknown C seed, a unknown C seed)');
+    expect(game.step('pick up unknown C seed').observation).not.toBe('No known action matches that input.');
+  });
+});

@@ -156,6 +156,39 @@ export function mendelKnownSeedNames(v: number, jar: number, trait: string): [st
   return [plant(true), plant(false)];
 }
 
+/** Where mendelian-genetics-unknown-plant starts drawing: right after the known-plant task's five pot shuffles. */
+export const DRAWS_BEFORE_MENDEL_UNKNOWN = DRAWS_BEFORE_MENDEL_POTS.known + 5 * 8;
+
+/** One unknown plant as the task's seed draws see it: traits in the order its "except" maker draws them, and the seed-visible values (dominant first). */
+export interface UnknownPlantDraws {
+  drawOrder: readonly string[];
+  seedShape?: readonly [string, string];
+  seedColor?: readonly [string, string];
+}
+
+/**
+ * The two seeds of mendelian-genetics-unknown-plant's seed jar `jar` (trait × dominant/recessive) of
+ * plant `plantIdx`, named as ScienceWorld names them: seed shape and colour phenotypes before the
+ * plant's seed name ("square blue unknown E seed"). While constructed, the task draws per plant 4
+ * (its trait set) and 2 × 16 for two throwaway plants (every unknown plant's base class draws an
+ * E-type pair of 8, its own class another 8 when given none), then per jar 28: each parent pair's
+ * 2 × 3 random traits followed by the 8 of its plant's base class. 260 per plant; the four plants'
+ * 1,040 draws end exactly where the pots are shuffled (1,960), and the recorded seeds of E and D
+ * jars (variations 0, 109, 388, 407) all come out.
+ */
+export function mendelUnknownSeedNames(v: number, plantIdx: number, jar: number, trait: string, plant: string, draws: UnknownPlantDraws): [string, string] {
+  const rng = new JavaRandom(v);
+  for (let i = 0; i < DRAWS_BEFORE_MENDEL_UNKNOWN + 260 * plantIdx + 36 + 28 * jar; i++) rng.next(31);
+  const parentTraits = (fixedDominant: boolean) => new Map(draws.drawOrder.map((t) => [t, t === trait ? fixedDominant : rng.nextInt(2) === 0]));
+  const seed = (dominant: boolean) => {
+    const [a, b] = [parentTraits(dominant), parentTraits(dominant)];
+    for (let i = 0; i < 8; i++) rng.next(31);
+    const shows = (t: string, values?: readonly [string, string]) => (values ? [values[a.get(t)! || b.get(t)! ? 0 : 1]] : []);
+    return [...shows('seed shape', draws.seedShape), ...shows('seed color', draws.seedColor), `${plant} seed`].join(' ');
+  };
+  return [seed(true), seed(false)];
+}
+
 /**
  * The mixing containers the paint tasks shuffle while constructed (glass cup, wood bowl, jug; two
  * draws each, secondary then tertiary, after the find tasks' 640 draws: 696–699, which ends exactly

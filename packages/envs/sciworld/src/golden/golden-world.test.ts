@@ -1,0 +1,53 @@
+// Golden suite, the world as rendered at the start: starting observations and every room's
+// look-around against the real recordings, exactly and up to the order of same-named siblings (the
+// real engine's own order for those differs between its runs; tie-order.ts). Floors only rise.
+import { describe, expect, it } from 'vitest';
+import { flattenLookAround } from '../harness/wm-prompt.js';
+import { loadTask } from '../world/tasks/setup.js';
+import { formatShare, measureGolden, recordedStyleRoomLook, type GoldenReport } from './measure.js';
+import { readRecordedTasks, recordingsDir } from './recordings.js';
+import { matchesUpToTieOrder, tieGroups } from './tie-order.js';
+
+const WORLD_FLOORS = {
+  startObservations: 115,
+  startObservationsUpToTieOrder: 120,
+  rooms: 1082,
+  roomsUpToTieOrder: 1192,
+  wholeTasks: 17,
+} as const;
+
+const dir = recordingsDir();
+
+describe.skipIf(!dir)('golden world: the real starting observations and room look-arounds', () => {
+  let report: GoldenReport;
+  it('measures the 120 recorded task ids', () => {
+    report = measureGolden(readRecordedTasks(dir!), []);
+  });
+  for (const key of Object.keys(WORLD_FLOORS) as (keyof typeof WORLD_FLOORS)[]) {
+    it(`${key}: at least ${WORLD_FLOORS[key]}`, () => {
+      console.log(`golden world ${key}: ${formatShare(report[key])}`);
+      expect(report[key].matched).toBeGreaterThanOrEqual(WORLD_FLOORS[key]);
+    });
+  }
+});
+
+describe('tie order (no recordings needed)', () => {
+  it('finds the art studio paint cups as the only run of same-named siblings with different texts', () => {
+    const { game } = loadTask('boil', 12);
+    game.step('teleport to art studio');
+    const groups = tieGroups(game.w, game.w.agentRoom());
+    expect(groups.map((g) => g.map((o) => game.w.describe(o)))).toEqual([['a wood cup (containing red paint)', 'a wood cup (containing blue paint)', 'a wood cup (containing yellow paint)']]);
+  });
+
+  it('accepts any order of a run, rejects other texts, and restores the world order', () => {
+    const { game } = loadTask('boil', 12);
+    game.step('teleport to art studio');
+    const text = recordedStyleRoomLook('boil', 12, 'art studio');
+    const swapped = text.replace(/a wood cup \(containing red paint\) a wood cup \(containing blue paint\)/, 'a wood cup (containing blue paint) a wood cup (containing red paint)');
+    expect(swapped).not.toBe(text);
+    const render = () => flattenLookAround(game.look());
+    expect(matchesUpToTieOrder(game.w, game.w.agentRoom(), render, swapped)).toBe(true);
+    expect(render()).toBe(text);
+    expect(matchesUpToTieOrder(game.w, game.w.agentRoom(), render, swapped.replace('blue paint', 'green paint'))).toBe(false);
+  });
+});
