@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Rng } from '@diffworld/env-core';
 import { generateWorld, isoAt } from './generate.js';
-import { FEW_LIKES, HISTORY_LAST_DAY, LIKED_SONGS_RANGE, SENT_PAYMENTS_RANGE, seedHistory } from './history.js';
+import { FEW_LIKES, HISTORY_LAST_DAY, LIKED_SONGS_RANGE, SENT_PAYMENTS_RANGE, SENT_REQUESTS_RANGE, seedHistory } from './history.js';
 
 const db = generateWorld(1);
 const users = db.prepare('SELECT id FROM users ORDER BY id').pluck().all() as number[];
@@ -31,6 +31,30 @@ describe('deep history (pages past 20 rows)', () => {
     }
     // Some people keep a short list: the review-every-liked-song task draws from them.
     expect(users.filter((u) => count('SELECT count(*) FROM liked_songs WHERE user_id = ?', u) <= FEW_LIKES).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('gives every person a page of settled payment requests to friends, never a pending one', () => {
+    // The world's own requests start on day 300; the history's are older.
+    const old = db.prepare('SELECT sender_id, receiver_id, created_at, approved_at, denied_at FROM venmo_payment_requests WHERE created_at < ?').all(isoAt(HISTORY_LAST_DAY + 1)) as {
+      sender_id: number;
+      receiver_id: number;
+      created_at: string;
+      approved_at: string | null;
+      denied_at: string | null;
+    }[];
+    const friends = new Set((db.prepare('SELECT user_id, friend_id FROM venmo_friends').all() as { user_id: number; friend_id: number }[]).map((f) => `${f.user_id}>${f.friend_id}`));
+    for (const u of users) {
+      const sent = old.filter((r) => r.sender_id === u);
+      expect(sent.length).toBeGreaterThanOrEqual(SENT_REQUESTS_RANGE[0]);
+      expect(sent.length).toBeLessThanOrEqual(SENT_REQUESTS_RANGE[1]);
+      expect(sent.filter((r) => r.approved_at !== null).length).toBeGreaterThanOrEqual(12);
+    }
+    for (const r of old) {
+      expect(friends.has(`${r.sender_id}>${r.receiver_id}`)).toBe(true);
+      const settled = r.approved_at ?? r.denied_at;
+      expect((r.approved_at === null) !== (r.denied_at === null)).toBe(true);
+      expect(settled! > r.created_at && settled! < isoAt(HISTORY_LAST_DAY + 1)).toBe(true);
+    }
   });
 
   it('never changes anyone’s first repeat payer or its total, and dates its rows early', () => {

@@ -13,6 +13,8 @@ export const LIKED_SONGS_RANGE = [21, 40] as const;
 export const FEW_LIKES = 12;
 /** Sent Venmo payments per person after the top-up (the recorded supervisor's reached page 6 of 20). */
 export const SENT_PAYMENTS_RANGE = [121, 140] as const;
+/** Resolved (approved or denied) Venmo payment requests each person sent (AppWorld's supervisors: a full page of approved ones). */
+export const SENT_REQUESTS_RANGE = [24, 36] as const;
 /** The history's days: 2022-01-01 up to this day offset, older than most of the world's activity. */
 export const HISTORY_LAST_DAY = 240;
 
@@ -65,6 +67,29 @@ export function seedHistory(db: Database.Database, ins: Insert, rng: Rng, date: 
         payment_card_id: null,
         like_count: rng.int(0, 3),
         created_at: date(0, HISTORY_LAST_DAY),
+      });
+    }
+  }
+  // Payment requests settled long ago, drawn after everything above so those rows stay as they were.
+  // Never pending: the approve-pending task reads the pending ones, which stay the world's own.
+  const friendsOf = db.prepare('SELECT friend_id FROM venmo_friends WHERE user_id = ? ORDER BY friend_id').pluck();
+  for (const user of users) {
+    const friends = friendsOf.all(user) as number[];
+    if (!friends.length) continue;
+    for (let r = rng.int(...SENT_REQUESTS_RANGE); r > 0; r--) {
+      const created = date(0, HISTORY_LAST_DAY - 10);
+      // Settled an hour to five days after it was made (still inside the history's days).
+      const resolved = new Date(Date.parse(`${created}Z`) + rng.int(3_600, 5 * 86_400) * 1000).toISOString().slice(0, 19);
+      const approved = rng.bool(0.8);
+      ins('venmo_payment_requests', {
+        sender_id: user,
+        receiver_id: rng.pick(friends),
+        amount: rng.int(5, 150),
+        description: rng.pick(V.TX_DESCRIPTIONS),
+        private: 0,
+        created_at: created,
+        approved_at: approved ? resolved : null,
+        denied_at: approved ? null : resolved,
       });
     }
   }

@@ -4,6 +4,7 @@ import { DEFAULT_WORLD_SEED, sharedTemplate, type AppWorldSession } from '../../
 import { ToolRunner } from '../../harness/tool-call.js';
 import { SCENARIOS } from './scenarios.js';
 import type { AppworldTask, Supervisor } from './types.js';
+import { FEW_LIKES } from '../history.js';
 
 export const SPLITS = ['train', 'dev', 'test_normal', 'test_challenge'] as const;
 export const ENV_NAME = 'appworld';
@@ -78,12 +79,17 @@ export function startEpisode(t: AppworldTask, opts: { strict?: boolean } = {}): 
 
 /**
  * An episode for an AppWorld task id outside this catalogue (a real task, whose database is not
- * here): this world, with a supervisor fixed by the id and an active task naming it. Its calls
- * answer as any episode's; it has no tests.
+ * here): this world, with a supervisor fixed by the id and an active task naming it. The supervisor
+ * is one of the people whose history looks like AppWorld's supervisors' (more than FEW_LIKES liked
+ * songs, pages of settled payment requests), not one of the few-likes people a catalogue task needs.
+ * Its calls answer as any episode's; it has no tests.
  */
 export function openTaskId(id: string, worldSeed: number = DEFAULT_WORLD_SEED): { session: AppWorldSession; runner: ToolRunner } {
   const world = sharedTemplate(worldSeed);
-  const people = world.query<{ id: number }>("SELECT DISTINCT user_id AS id FROM accounts WHERE app = 'supervisor' OR app = 'spotify' ORDER BY user_id");
+  const people = world.query<{ id: number }>(
+    "SELECT DISTINCT a.user_id AS id FROM accounts a WHERE (a.app = 'supervisor' OR a.app = 'spotify') AND (SELECT count(*) FROM liked_songs l WHERE l.user_id = a.user_id) > ? ORDER BY a.user_id",
+    FEW_LIKES,
+  );
   const supervisorId = people[hashSeed(`task:${id}`) % people.length]!.id;
   const session = world.open({
     supervisorId,
