@@ -7,6 +7,7 @@ import { GoalTracker, type GoalEvents, type GoalSpec } from './goals.js';
 import { ReferentIndex, parseCommands, renderCommand, visibleObjects, type Command } from './parser.js';
 import { execute } from './actions.js';
 import { tick } from './physics.js';
+import { ageAnimals } from './animal-life.js';
 
 export interface Simplifications {
   teleportAction: boolean;
@@ -144,6 +145,7 @@ export class Game {
 
   private tickOnce(): void {
     tick(this.w, { selfWateringFlowerPots: this.opts.simplifications.selfWateringFlowerPots });
+    ageAnimals(this.w);
     this.checkGoals({});
   }
 

@@ -18,6 +18,8 @@ export interface Match {
   nonLiving?: boolean;
   /** Living things at this life stage or later. */
   minStage?: number;
+  /** Living things at exactly this life stage (an animal's index into its life cycle). */
+  stage?: number;
   /** Power sources whose energy is (not) renewable. */
   renewable?: boolean;
   /** Only the object the agent currently focuses on. */
@@ -66,6 +68,7 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   if (m.nonLiving && !(NON_LIVING.has(w.kind(o).category) && w.kind(o).movable)) return false;
   if (m.focused && o !== focus) return false;
   if (m.minStage !== undefined && o.stage < m.minStage) return false;
+  if (m.stage !== undefined && o.stage !== m.stage) return false;
   if (m.renewable !== undefined && w.kind(o).electrical?.renewable !== m.renewable) return false;
   return true;
 }

@@ -5,6 +5,7 @@ import type { Obj } from '../world.js';
 import type { Plan } from '../../world/tasks/builders.js';
 import { loadTask, type SimplificationPreset } from '../../world/tasks/setup.js';
 import { Driver, EpisodeOver, ExpertError } from './driver.js';
+import { lifeStages } from '../../world/animals.js';
 
 const MARGIN = 5;
 
@@ -335,6 +336,24 @@ function stagesTask(d: Driver, plan: Extract<Plan, { kind: 'stages' }>): void {
   }
 }
 
+/**
+ * Waits by the one animal while it ages and focuses on it at each stage: `wait` (10 ticks) while the
+ * stage has at least that many left, single ticks after.
+ */
+function agingTask(d: Driver, plan: Extract<Plan, { kind: 'aging' }>): void {
+  const animal = d.need((o) => o.kind === 'animal' && o.species === plan.species, plan.species);
+  d.reach(animal);
+  const ticksLeft = () => (lifeStages(plan.species)[animal.stage]?.ticks ?? 0) - animal.stageTicks;
+  for (let stage = 0; stage < plan.stages; stage++) {
+    d.waitUntil(
+      () => animal.stage >= stage,
+      200,
+      () => (ticksLeft() >= 10 ? d.act('wait') : d.tick()),
+    );
+    d.act('focus on {a}', animal);
+  }
+}
+
 function lifespanTask(d: Driver, plan: Extract<Plan, { kind: 'lifespan' }>): void {
   for (const species of plan.order) {
     const animal = d.need((o) => o.kind === 'animal' && o.species === species && o.tags.length > 0, species);
@@ -462,6 +481,9 @@ function runPlan(d: Driver, plan: Plan): void {
       break;
     case 'stages':
       stagesTask(d, plan);
+      break;
+    case 'aging':
+      agingTask(d, plan);
       break;
     case 'lifespan':
       lifespanTask(d, plan);

@@ -22,6 +22,7 @@ import {
   type CUPPED_SUBSTANCES,
 } from './task-draws.js';
 import { JavaRandom, scalaShuffle } from '../../engine/java-random.js';
+import { animalStageName, lifeStages } from '../animals.js';
 
 export type Plan =
   | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
@@ -35,6 +36,8 @@ export type Plan =
   | { kind: 'grow'; species: string; seedRoom: RoomName; fruit?: boolean }
   | { kind: 'chemistry'; product: string; room: RoomName; inputs: string[] }
   | { kind: 'stages'; tags: string[] }
+  /** Focus on one animal at each of its first `stages` life stages, waiting while it ages. */
+  | { kind: 'aging'; species: string; stages: number }
   | { kind: 'incline'; answer: string }
   | { kind: 'genetics'; answer: string };
 
@@ -526,8 +529,13 @@ const TREES = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach
 const COLORS = ['red', 'green', 'blue', 'orange', 'yellow', 'purple'];
 const FIND_BOX_ROOMS: RoomName[] = ['kitchen', 'bathroom', 'living room', 'bedroom', 'workshop'];
 
-/** The real task's animal and plant lists, in its order; set i shuffles each with java.util.Random(i) and keeps the first three. */
-const FIND_ANIMALS = ['butterfly', 'moth', 'frog', 'toad', 'giant tortoise', 'turtle', 'crocodile', 'parrot', 'dove', 'blue jay', 'elephant', 'brown bear', 'beaver', 'wolf'];
+/**
+ * The real tasks' list of animals, in its order (the find tasks, both life-stage tasks' distractors
+ * and identify-life-stages-1's variations all start from it), by their real names (the toad is a
+ * "common toad"). A find task's set i shuffles it and the plant list with java.util.Random(i) and
+ * keeps the first three of each.
+ */
+const TASK_ANIMALS = ['butterfly', 'moth', 'frog', 'common toad', 'giant tortoise', 'turtle', 'crocodile', 'parrot', 'dove', 'blue jay', 'elephant', 'brown bear', 'beaver', 'wolf'];
 const FIND_PLANTS = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 'peach', 'pea'];
 
 /**
@@ -535,8 +543,8 @@ const FIND_PLANTS = ['apple', 'avocado', 'banana', 'cherry', 'lemon', 'orange', 
  * greenhouse, the pots numbered by the real task's shuffle (findPotNumbers).
  */
 function livingWorld(contents: Contents, v: number, what: FindWhat, set: number): void {
-  const animals = scalaShuffle(new JavaRandom(set), FIND_ANIMALS).slice(0, 3);
-  contents.outside.push(...animals.map((a): Spawn => ({ kind: 'animal', species: a, stage: 2, shown: firstStageName(a) })));
+  const animals = scalaShuffle(new JavaRandom(set), TASK_ANIMALS).slice(0, 3);
+  contents.outside.push(...animals.map((a) => animal(a)));
   const species = scalaShuffle(new JavaRandom(set), FIND_PLANTS).slice(0, 3);
   const numbers = findPotNumbers(v, FIND_MODES.indexOf(what), set);
   contents.greenhouse.push(
@@ -587,6 +595,13 @@ function findBuilder(what: FindWhat): Builder {
   };
 }
 
+// ---- animals --------------------------------------------------------------------------------
+
+/** A newly made animal: at the first stage of its life cycle (or `stage`), named as that stage names it. */
+function animal(species: string, stage = 0, extra: Partial<Spawn> = {}): Spawn {
+  return { kind: 'animal', species, stage, shown: animalStageName(species, stage), ...extra };
+}
+
 // ---- lifespans ------------------------------------------------------------------------------
 
 /** Lifespans in years (ours, unconfirmed): only the order matters — every long-lived animal outlives every medium one, and so on. */
@@ -598,7 +613,7 @@ export const LIFESPANS: Readonly<Record<string, number>> = {
   'brown bear': 30,
   wolf: 14,
   beaver: 12,
-  toad: 10,
+  'common toad': 10,
   rabbit: 9,
   chipmunk: 5,
   hedgehog: 4,
@@ -611,11 +626,8 @@ export const LIFESPANS: Readonly<Record<string, number>> = {
 };
 /** The real task's three animal lists, in its order. */
 const LONG = ['giant tortoise', 'parrot', 'elephant', 'crocodile', 'brown bear'];
-const MEDIUM = ['beaver', 'wolf', 'chipmunk', 'toad', 'rabbit'];
+const MEDIUM = ['beaver', 'wolf', 'chipmunk', 'common toad', 'rabbit'];
 const SHORT = ['hedgehog', 'mouse', 'chameleon', 'dragonfly', 'ant'];
-/** Animals whose life cycle starts in an egg (reptile, bird, frog and insect-metamorphosis cycles); the rest start as "baby X". */
-const HATCHED = new Set(['giant tortoise', 'turtle', 'crocodile', 'chameleon', 'parrot', 'dove', 'blue jay', 'toad', 'frog', 'butterfly', 'moth']);
-export const firstStageName = (species: string): string => (HATCHED.has(species) ? `${species} egg` : `baby ${species}`);
 
 /** The 125 (long, medium, short) combinations, enumerated last-fastest and shuffled once by java.util.Random(0), as the real task does. */
 const LIFESPAN_COMBOS: ReadonlyArray<readonly [string, string, string]> = scalaShuffle(
@@ -632,7 +644,7 @@ function lifespanBuilder(mode: 'longest' | 'shortest' | 'both'): Builder {
     const byLife = [...animals].sort((x, y) => LIFESPANS[y]! - LIFESPANS[x]!);
     for (const name of animals) {
       const tags = name === byLife[0] ? ['longest'] : name === byLife[2] ? ['shortest'] : [];
-      contents.outside.push({ kind: 'animal', species: name, stage: 2, tags, shown: firstStageName(name) });
+      contents.outside.push(animal(name, 0, { tags }));
     }
     const focus = (tag: string) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true });
     const description =
@@ -1159,60 +1171,52 @@ function inclineFriction(named: boolean): Builder {
   };
 }
 
-/** ScienceWorld's animal life cycles (without the final dead stage), by kind of life cycle. */
-const INSECT = ['egg', 'caterpillar', 'pupa', 'adult'];
-const AMPHIBIAN = ['egg', 'tadpole', 'adult'];
-const HATCHING = ['egg', 'hatchling', 'juvenile', 'adult'];
-const MAMMAL = ['baby', 'juvenile', 'adult'];
-/** identify-life-stages-1's animals in the real task's construction order. */
-export const ANIMAL_STAGES: Readonly<Record<string, readonly string[]>> = {
-  butterfly: INSECT,
-  moth: INSECT,
-  frog: AMPHIBIAN,
-  toad: AMPHIBIAN,
-  'giant tortoise': HATCHING,
-  turtle: HATCHING,
-  crocodile: HATCHING,
-  parrot: HATCHING,
-  dove: HATCHING,
-  'blue jay': HATCHING,
-  elephant: MAMMAL,
-  'brown bear': MAMMAL,
-  beaver: MAMMAL,
-  wolf: MAMMAL,
-};
-/** The real task's order of variations: its animal list shuffled by scala.util.Random(1). */
-const LIFE_STAGE_ANIMALS = scalaShuffle(new JavaRandom(1), Object.keys(ANIMAL_STAGES));
-/** An animal at a stage as ScienceWorld names it ("blue jay egg", "hatchling blue jay"). */
-const stagedAnimalName = (animal: string, stage: string) => (stage === 'egg' ? `${animal} egg` : `${stage} ${animal}`);
+/** identify-life-stages-1's order of variations: the real task's animal list (TASK_ANIMALS indices) shuffled by scala.util.Random(1). */
+const LIFE_STAGE_ANIMALS = scalaShuffle(
+  new JavaRandom(1),
+  TASK_ANIMALS.map((_, i) => i),
+);
 
 /**
- * identify-life-stages-1: the variation's animal (the real order) outside, one individual per life
- * stage (ours: the real task has one animal that ages); focus on them earliest to latest.
+ * The distractor animals the life-stage tasks add outside: task animal `k`'s own shuffle of the
+ * animal list (scala.util.Random(k)), its first `n`.
  */
-const lifeStagesAnimal: Builder = (v, contents, rng) => {
-  const animal = LIFE_STAGE_ANIMALS[v]!;
-  const stages = ANIMAL_STAGES[animal]!;
-  const tags = stages.map((_, i) => `stage-${i}`);
-  for (const i of rng.shuffle(stages.map((_, k) => k))) contents.outside.push({ kind: 'animal', species: animal, name: stagedAnimalName(animal, stages[i]!), stage: 2, tags: [tags[i]!] });
+const distractorAnimals = (k: number, n: number): string[] => scalaShuffle(new JavaRandom(k), TASK_ANIMALS).slice(0, n);
+
+/**
+ * identify-life-stages-1 as the real task builds it: outside, one newly made animal of the
+ * variation's kind (it ages, world/animals.ts) and five distractor animals (distractorAnimals; one
+ * of the same name as the task's animal is not added, as the real task object finds it there);
+ * focus on the animal at each of its life stages but the last (dead), earliest first, a focus on
+ * anything else failing.
+ */
+const lifeStagesAnimal: Builder = (v, contents) => {
+  const k = LIFE_STAGE_ANIMALS[v]!;
+  const species = TASK_ANIMALS[k]!;
+  const stages = lifeStages(species).length - 1;
+  contents.outside.push(animal(species));
+  for (const d of distractorAnimals(k, 5)) if (d !== species) contents.outside.push(animal(d));
   return {
-    description: `Your task is to focus on the ${stages.length} life stages of the ${animal}, starting from earliest to latest.`,
+    description: `Your task is to focus on the ${stages} life stages of the ${species}, starting from earliest to latest.`,
     goals: {
-      ordered: tags.map((tag) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true })),
-      optional: [{ type: 'sameRoom', match: { species: animal } }],
+      ordered: Array.from({ length: stages }, (_, stage) => ({ type: 'focus' as const, match: { species, stage }, failIfWrong: true })),
+      optional: [{ type: 'sameRoom', match: { species } }],
     },
-    plan: { kind: 'stages', tags },
+    plan: { kind: 'aging', species, stages },
   };
 };
 
 /** identify-life-stages-2's fruit trees, in the real task's order (variation = index). */
 const LIFE_STAGE_TREES = ['apple', 'apricot', 'avocado', 'banana', 'cherry', 'grapefruit', 'lemon', 'orange', 'peach', 'pear'];
+/** The seed of each tree's distractor shuffle, as the real task passes them (6 for four of the trees). */
+const LIFE_STAGE_TREE_DISTRACTOR_SEEDS = [0, 6, 1, 2, 3, 6, 4, 5, 6, 6];
 
 /**
  * identify-life-stages-2 as the real task builds it: outside, one tree of the variation's kind at
  * each life stage (seed, seedling, adult, reproducing, dead), each in a "self watering flower pot N"
- * with soil, N drawn by the real shuffle (lifeStagePotNumbers); focus on the first four in order,
- * any other focus failing. The distractor animals the real task adds are not placed here.
+ * with soil, N drawn by the real shuffle (lifeStagePotNumbers), and one distractor animal at every
+ * stage of its life (the tree's distractor shuffle, first animal); focus on the first four trees in
+ * order, any other focus failing.
  */
 const lifeStagesPlant: Builder = (v, contents) => {
   const species = LIFE_STAGE_TREES[v]!;
@@ -1227,6 +1231,8 @@ const lifeStagesPlant: Builder = (v, contents) => {
       }),
     ),
   );
+  const distractor = distractorAnimals(LIFE_STAGE_TREE_DISTRACTOR_SEEDS[v]!, 1)[0]!;
+  contents.outside.push(...lifeStages(distractor).map((_, stage) => animal(distractor, stage)));
   const tags = stages.slice(0, 4).map((s) => `stage-${s}`);
   return {
     description: `Your task is to focus on the life stages of the ${species} plant, starting from earliest to latest. The plants are located outside.`,
