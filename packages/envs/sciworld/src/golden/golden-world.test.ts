@@ -11,8 +11,8 @@ import { matchesUpToTieOrder, tieGroups } from './tie-order.js';
 const WORLD_FLOORS = {
   startObservations: 115,
   startObservationsUpToTieOrder: 120,
-  rooms: 1082,
-  roomsUpToTieOrder: 1192,
+  rooms: 1086,
+  roomsUpToTieOrder: 1196,
   wholeTasks: 17,
 } as const;
 
