@@ -177,8 +177,8 @@ const HANDLERS: Record<ActionId, Handler> = {
     w.moveTo(w.agent, o!.id);
     return ok(TEXT.teleport(w.name(o!)));
   },
-  // Like every action, looking lets the world tick once (after the description is taken).
-  'look around': ({ w }) => ok(w.describeRoom(w.agentRoom())),
+  // Looking around and the inventory take no time (ScienceWorld's ActionHandler.doesActionTakeTime).
+  'look around': ({ w }) => ok(w.describeRoom(w.agentRoom()), 0),
   'look at': ({ w }, [o]) => ok(w.kind(o!).category === 'room' ? w.describeRoom(o!.id) : w.lookAt(o!)),
   'look in': ({ w }, [o]) => {
     if (!w.canSeeInside(o!)) return fail(TEXT.notSeeInside(w.name(o!)));
@@ -243,9 +243,10 @@ const HANDLERS: Record<ActionId, Handler> = {
   connect: (ctx, [a, b]) => connect(ctx, a!, b!),
   disconnect: (ctx, [o]) => disconnect(ctx, o!),
   mix: (ctx, [o]) => mix(ctx, o!),
-  wait: () => ok(TEXT.waitN(WAIT_TICKS), WAIT_TICKS),
-  wait1: () => ok(TEXT.wait1, 1),
-  inventory: ({ w }) => ok(w.describeInventory()),
+  // ScienceWorld ticks once for the wait action itself, then once per iteration waited.
+  wait: () => ok(TEXT.waitN(WAIT_TICKS), WAIT_TICKS + 1),
+  wait1: () => ok(TEXT.wait1, 2),
+  inventory: ({ w }) => ok(w.describeInventory(), 0),
 };
 
 export function execute(ctx: ActionContext, cmd: Command): ActionResult {

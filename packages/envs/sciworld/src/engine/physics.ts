@@ -1,7 +1,7 @@
 // One world tick: heat transfer along containment, state changes and combustion, water sources,
 // plant growth, and the electrical circuit. Behaviour comes from kind/material data only.
-import { AIR_HEAT_TRANSFER_RATE, AMBIENT_C, HEAT_TRANSFER_RATE, material, stateAt } from '../world/materials.js';
-import { POLLINATION_TICKS, STAGE_TICKS } from '../world/grammar.js';
+import { DEFAULT_THERMAL_CONDUCTIVITY, HEAT_TRANSFER_COEFFICIENT, MAX_TRANSFER_PER_TICK, material, stateAt } from '../world/materials.js';
+import { FLOWER_TICKS, POLLINATION_TICKS, STAGE_TICKS } from '../world/grammar.js';
 import { World, NONE, type Obj } from './world.js';
 import { solveCircuit } from './circuit.js';
 
@@ -9,42 +9,52 @@ export interface PhysicsOptions {
   selfWateringFlowerPots: boolean;
 }
 
-/** Temperature an object's surroundings drive it towards. */
-function surroundings(w: World, o: Obj, old: Float64Array): number {
-  if (o.parent === NONE) return AMBIENT_C;
-  const p = w.get(o.parent);
-  const k = w.kind(p);
-  if (k.category === 'room' || p.kind === 'agent') return AMBIENT_C;
-  if (k.heats !== undefined && p.isOn) return k.heats;
-  if (k.cools !== undefined) return k.cools;
-  return old[p.id]!;
+/**
+ * The thermal conductivity a thing exchanges heat with, or undefined for things ScienceWorld gives no
+ * material (rooms, the agent, appliances, batteries, bulbs, animals): those take no part in contact.
+ */
+function conductivity(w: World, o: Obj): number | undefined {
+  const k = w.kind(o);
+  if (k.heat === false) return undefined;
+  const m = k.heat ?? o.material;
+  return m === undefined ? undefined : (material(m).thermalConductivity ?? DEFAULT_THERMAL_CONDUCTIVITY);
+}
+
+const clip = (x: number) => (Math.abs(x) > MAX_TRANSFER_PER_TICK ? MAX_TRANSFER_PER_TICK * Math.sign(x) : x);
+
+/** ScienceWorld's contact exchange: a moves towards b, then b towards a's new temperature. */
+function exchange(a: Obj, ka: number, b: Obj, kb: number): void {
+  const k = Math.min(ka, kb);
+  a.temperature += clip((b.temperature - a.temperature) * k * HEAT_TRANSFER_COEFFICIENT);
+  b.temperature += clip((a.temperature - b.temperature) * k * HEAT_TRANSFER_COEFFICIENT);
 }
 
 /**
- * Loose in a room, an object touches only the air (the recordings show the kitchen thermometer still
- * at its starting 10 °C after ticks in a 25 °C room). Carried things keep the contact rate toward the
- * ambient temperature (ours, unconfirmed: it lets a pulsed pot cool in hand).
+ * Heat flows as ScienceWorld's tick walks the containment tree: a device that is on drives each thing
+ * directly in it towards its set temperature (heaters only warm, coolers only chill); a container
+ * with a material exchanges with each thing in it; things in the same container exchange pairwise;
+ * then each contained thing does the same for its own contents.
  */
-function touchesOnlyAir(w: World, o: Obj): boolean {
-  return w.kind(w.get(o.parent)).category === 'room';
+function transferHeat(w: World, o: Obj): void {
+  const k = w.kind(o);
+  const inside = o.contents.map((c) => w.get(c)).filter((c) => !c.removed);
+  const set = k.heats !== undefined && o.isOn ? k.heats : k.cools;
+  if (set !== undefined) {
+    for (const c of inside) {
+      if (conductivity(w, c) === undefined) continue;
+      if (k.heats !== undefined ? c.temperature < set : c.temperature > set) c.temperature += clip((set - c.temperature) * HEAT_TRANSFER_COEFFICIENT);
+    }
+  }
+  const ko = conductivity(w, o);
+  const touching = inside.map((c) => ({ c, kc: conductivity(w, c) })).filter((x): x is { c: Obj; kc: number } => x.kc !== undefined);
+  if (ko !== undefined) for (const { c, kc } of touching) exchange(o, ko, c, kc);
+  for (let i = 0; i < touching.length; i++) for (let j = 0; j < i; j++) exchange(touching[i]!.c, touching[i]!.kc, touching[j]!.c, touching[j]!.kc);
+  for (const c of inside) transferHeat(w, c);
 }
 
 export function tick(w: World, opts: PhysicsOptions): void {
   const objs = w.objs;
-  const old = new Float64Array(objs.length);
-  for (let i = 0; i < objs.length; i++) old[i] = objs[i]!.temperature;
-  for (const o of objs) {
-    if (o.removed || o.parent === NONE) continue;
-    const cat = w.kind(o).category;
-    if (cat === 'room' || cat === 'door' || cat === 'agent' || cat === 'terminal') continue;
-    if (o.material === 'air') continue;
-    const target = surroundings(w, o, old);
-    const gap = target - o.temperature;
-    // Loose in a room an object only touches the air, whose low conductivity makes ScienceWorld's
-    // exchange tiny; inside a container, an appliance or the agent's hands it relaxes at the contact rate.
-    if (touchesOnlyAir(w, o)) o.temperature += gap * AIR_HEAT_TRANSFER_RATE;
-    else o.temperature = Math.abs(gap) < 0.5 ? target : o.temperature + gap * HEAT_TRANSFER_RATE;
-  }
+  for (const r of w.roomIds.values()) transferHeat(w, w.get(r));
   for (const o of objs) {
     if (o.removed || !o.material || !o.state || o.combusted) continue;
     if (w.kind(o).category !== 'substance') continue;
@@ -62,7 +72,6 @@ export function tick(w: World, opts: PhysicsOptions): void {
   refillAndSeal(w);
   growPlants(w, opts);
   pollinate(w);
-  drinkWater(w, opts);
   slideAndTime(w);
   solveCircuit(w);
 }
@@ -104,35 +113,33 @@ function waterPots(w: World, opts: PhysicsOptions): void {
   }
 }
 
-/** Grown plants (adult, reproducing) drink their self-watering pot's water each tick (refilled the next), as recorded. */
-function drinkWater(w: World, opts: PhysicsOptions): void {
-  for (const pot of w.objs) {
-    if (pot.removed || pot.parent === NONE) continue;
-    if (!(pot.kind === 'self watering flower pot' || (pot.kind === 'flower pot' && opts.selfWateringFlowerPots))) continue;
-    if (!pot.contents.some((c) => w.get(c).kind === 'plant' && w.get(c).stage >= 2 && w.get(c).stage <= 3)) continue;
-    const water = pot.contents.find((c) => w.get(c).material === 'water');
-    if (water !== undefined) w.remove(water);
-  }
-}
-
+/**
+ * Plants live as ScienceWorld's do, in whatever holds them (after the pots refill): a seed counts the
+ * ticks it has water and soil and, after its stage's ticks, drinks the water and sprouts; a seedling
+ * grows the same way; an adult or reproducing plant drinks the water every tick and, with soil,
+ * counts on; a reproducing plant grows a flower every FLOWER_TICKS ticks while it has none.
+ * (ScienceWorld's wilting and dying without water, soil or a mild temperature is not modelled.)
+ */
 function growPlants(w: World, opts: PhysicsOptions): void {
   waterPots(w, opts);
   for (const p of w.objs) {
-    if (p.removed || p.kind !== 'plant' || p.parent === NONE || p.stage >= STAGE_TICKS.length) continue;
-    const pot = w.get(p.parent);
-    if (pot.kind !== 'flower pot') continue;
-    const has = (m: string) => pot.contents.some((c) => w.get(c).material === m && !w.get(c).combusted);
-    if (!has('soil')) continue;
-    if (opts.selfWateringFlowerPots && !has('water')) w.create({ kind: 'substance', material: 'water' }, pot.id);
-    if (!has('water')) continue;
+    if (p.removed || p.kind !== 'plant' || p.parent === NONE || p.stage > STAGE_TICKS.length) continue;
+    const holder = w.get(p.parent);
+    const find = (m: string) => holder.contents.find((c) => w.get(c).material === m && !w.get(c).combusted && !w.get(c).removed);
+    const water = find('water');
+    const soil = find('soil') !== undefined;
+    const grown = p.stage >= 2;
+    if (grown && water !== undefined) w.remove(water);
+    if (!soil || (!grown && water === undefined)) continue;
     p.stageTicks++;
-    if (p.stageTicks >= STAGE_TICKS[p.stage]!) {
-      p.stage++;
-      p.stageTicks = 0;
-      // Each stage drinks the pot's water; without self-watering pots the agent must water again.
-      const water = pot.contents.find((c) => w.get(c).material === 'water');
-      if (water !== undefined && !opts.selfWateringFlowerPots) w.remove(water);
+    if (p.stage === STAGE_TICKS.length) {
+      if (p.stageTicks % FLOWER_TICKS === 0 && !p.contents.some((c) => w.get(c).kind === 'flower')) w.create({ kind: 'flower' }, p.id);
+      continue;
     }
+    if (p.stageTicks < STAGE_TICKS[p.stage]!) continue;
+    if (!grown && water !== undefined) w.remove(water);
+    p.stage++;
+    p.stageTicks = 0;
   }
 }
 
@@ -147,8 +154,8 @@ function pollinate(w: World): void {
   for (const p of flowering) {
     const room = w.roomOf(p.id);
     if (!beeRooms.has(room) || !flowering.some((q) => q !== p && q.species === p.species && w.roomOf(q.id) === room)) continue;
-    p.stageTicks++;
-    if (p.stageTicks >= POLLINATION_TICKS) {
+    p.counter++;
+    if (p.counter >= POLLINATION_TICKS) {
       p.tags.push('fruited');
       const partner = flowering.find((q) => q !== p && q.species === p.species && w.roomOf(q.id) === room)!;
       if (p.genes && partner.genes) {

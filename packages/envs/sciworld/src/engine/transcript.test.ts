@@ -62,7 +62,7 @@ describe('action feedback', () => {
     [9, 'The stove is now activated.'],
     [10, 'The stove is already activated.'],
     [11, 'The stove is now deactivated.'],
-    [12, 'the thermometer measures a temperature of 25 degrees celsius'],
+    [12, 'the thermometer measures a temperature of 10 degrees celsius'],
     [13, 'Inside the cupboard is: \n\ta ceramic cup (containing nothing)\n\ta drawer\n\ta metal pot (containing nothing)'],
     [14, 'You decide to wait for 1 iterations.'],
     [15, 'You decide to wait for 10 iterations.'],
@@ -165,7 +165,7 @@ describe('electrical actions', () => {
 });
 
 describe('objects, reset task and ticking', () => {
-  it('objects lists referents; reset task clears progress; look around/inventory take a tick like every action', () => {
+  it('objects lists referents; reset task clears progress; look around/inventory take no time, wait1 two ticks, wait eleven', () => {
     const { game } = loadTask('find-living-thing', 0, 'easy');
     const w = game.w;
     const animal = w.objs.find((o) => o.kind === 'animal' && o.species !== 'bee')!;
@@ -177,15 +177,19 @@ describe('objects, reset task and ticking', () => {
     expect(game.score()).toBeGreaterThanOrEqual(50);
     expect(game.step('reset task').observation).toBe('You reset the goal progress and focus.');
     expect(game.score()).toBeLessThan(50);
-    // ScienceWorld ticks the world after every action (recorded inclined-plane slides count the
-    // looks in between); the look shows the state before its tick.
+    // ScienceWorld's ActionHandler: looking around and the inventory take no time; waiting ticks once
+    // for the action and once per iteration (the recorded inclined-plane slides follow this).
     game.step('teleport to kitchen');
     game.step('activate stopwatch');
     const watch = game.w.objs.find((o) => o.kind === 'stopwatch' && game.w.roomOf(o.id) === game.w.room('kitchen'))!;
     const before = watch.counter;
     game.step('look around');
     game.step('inventory');
+    expect(watch.counter).toBe(before);
+    game.step('wait1');
     expect(watch.counter).toBe(before + 2);
+    game.step('wait');
+    expect(watch.counter).toBe(before + 13);
   });
 });
 

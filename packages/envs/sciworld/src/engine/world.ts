@@ -1,7 +1,7 @@
 // The object graph: every thing in the world is an Obj with a parent (containment), flags and
 // physical state. Kind behaviour comes from world/kinds.ts; names and texts from world/text.ts.
 import { kindDef, type KindDef } from '../world/kinds.js';
-import { AMBIENT_C, material, nameInState, type StateOfMatter } from '../world/materials.js';
+import { CREATED_C, material, nameInState, type StateOfMatter } from '../world/materials.js';
 import { ROOMS, DOORS, type Genes, type Spawn } from '../world/layout.js';
 import { TEXT, article, grownPlantName } from '../world/text.js';
 
@@ -85,7 +85,7 @@ export class World {
       contents: [],
       isOpen: spawn.open ?? !k.openable,
       isOn: spawn.on ?? false,
-      temperature: spawn.temperature ?? mat?.temperature ?? AMBIENT_C,
+      temperature: spawn.temperature ?? mat?.temperature ?? CREATED_C,
       combusted: false,
       tags: spawn.tags ? [...spawn.tags] : [],
       stage: spawn.stage ?? 0,
@@ -263,7 +263,10 @@ export class World {
         if (o.kind === 'plant' && o.stage === TEXT.stageNames.indexOf('dead')) return `a dead ${this.name(o)}`;
         if (o.kind === 'plant' && o.stage > 0) {
           const trait = !o.genes || o.stage < 2 ? '' : o.genes.suffix ? ` with a ${phenotype(o.genes)} ${o.genes.suffix}` : ` with ${phenotype(o.genes)} ${o.genes.trait}`;
-          return `${article(this.name(o))} in the ${TEXT.stageNames[o.stage]} stage${trait}`;
+          // What grows on it (a flower) follows: "a apple tree in the reproducing stage. On the apple tree you see: a flower. "
+          const on = this.sortedContents(o);
+          const grows = on.length ? `. On the ${this.name(o)} you see: ${on.map((c) => this.describe(c, true)).join(', ')}. ` : '';
+          return `${article(this.name(o))} in the ${TEXT.stageNames[o.stage]} stage${trait}${grows}`;
         }
         return article(name);
       case 'electrical': {

@@ -28,6 +28,12 @@ export interface KindDef {
   electrical?: ElectricalRole;
   /** Material of the object itself (conductivity), when it has one. */
   material?: string;
+  /**
+   * The material heat exchange reads when it differs from `material` (ScienceWorld's propMaterial:
+   * furniture is wood, answer boxes ceramic), or false for things ScienceWorld gives none (appliances,
+   * bulbs, generators), which take no part in contact heat exchange.
+   */
+  heat?: string | false;
   /** Devices described as "which is turned on/off". */
   showsOnOff?: boolean;
   /** Items that can be connected into a circuit by their two terminals even though not components. */
@@ -47,8 +53,8 @@ export interface KindDef {
 }
 
 const container = (material: string): KindDef => ({ category: 'container', holds: 'containing', movable: true, material });
-const cupboardLike: KindDef = { category: 'furniture', holds: 'in', openable: true, movable: false };
-const surface: KindDef = { category: 'furniture', holds: 'on', movable: false };
+const cupboardLike: KindDef = { category: 'furniture', holds: 'in', openable: true, movable: false, heat: 'wood' };
+const surface: KindDef = { category: 'furniture', holds: 'on', movable: false, heat: 'wood' };
 const conductor = (material: string): KindDef => ({ category: 'item', movable: true, material, connectable: true });
 
 export const KINDS = {
@@ -72,41 +78,41 @@ export const KINDS = {
   'flower pot': container('ceramic'),
   /** identify-life-stages-2's pots: plants in them keep their stage (they are there to be looked at). */
   'self watering flower pot': container('ceramic'),
-  box: { category: 'box', holds: 'containing', movable: false, material: 'cloth' },
+  box: { category: 'box', holds: 'containing', movable: false, material: 'cloth', heat: 'ceramic' },
   // furniture
   counter: surface,
   table: surface,
-  'steel table': { ...surface, material: 'steel' },
+  'steel table': { ...surface, material: 'steel', heat: 'steel' },
   desk: surface,
   bed: surface,
-  couch: surface,
+  couch: { ...surface, heat: 'cloth' },
   chair: surface,
-  mattress: surface,
+  mattress: { ...surface, heat: 'cloth' },
   'book shelf': { category: 'furniture', holds: 'containing', movable: false, material: 'wood' },
-  'fire pit': { category: 'furniture', holds: 'containing', movable: false },
-  ground: { category: 'furniture', holds: 'on', movable: false, definite: true },
-  'bee hive': { category: 'furniture', holds: 'in', movable: false, openable: true },
+  'fire pit': { category: 'furniture', holds: 'containing', movable: false, heat: 'ceramic' },
+  ground: { category: 'furniture', holds: 'on', movable: false, definite: true, heat: 'soil' },
+  'bee hive': { category: 'furniture', holds: 'in', movable: false, openable: true, heat: 'wood' },
   cupboard: cupboardLike,
   drawer: cupboardLike,
   closet: cupboardLike,
   // appliances
-  sink: { category: 'device', holds: 'in', activatable: true, waterSource: true, movable: false, showsOnOff: true },
-  bathtub: { category: 'device', holds: 'in', activatable: true, waterSource: true, movable: false, showsOnOff: true },
-  toilet: { category: 'device', holds: 'in', movable: false },
+  sink: { category: 'device', holds: 'in', activatable: true, waterSource: true, movable: false, showsOnOff: true, heat: 'steel' },
+  bathtub: { category: 'device', holds: 'in', activatable: true, waterSource: true, movable: false, showsOnOff: true, heat: 'ceramic' },
+  toilet: { category: 'device', holds: 'in', movable: false, heat: 'steel' },
   stove: { category: 'device', holds: 'on', activatable: true, heats: 260, movable: false, showsOnOff: true },
   oven: { category: 'device', holds: 'in', openable: true, activatable: true, heats: 540, movable: false, showsOnOff: true },
   'blast furnace': { category: 'device', holds: 'in', openable: true, activatable: true, heats: 3000, movable: false, showsOnOff: true },
-  fridge: { category: 'device', holds: 'in', openable: true, cools: 4, movable: false },
-  freezer: { category: 'device', holds: 'in', openable: true, cools: -10, movable: false },
-  'ultra low temperature freezer': { category: 'device', holds: 'in', openable: true, cools: -90, movable: false },
-  fountain: { category: 'device', holds: 'containing', movable: false, refills: 'water' },
+  fridge: { category: 'device', holds: 'in', openable: true, cools: 2, movable: false },
+  freezer: { category: 'device', holds: 'in', openable: true, cools: -18, movable: false },
+  'ultra low temperature freezer': { category: 'device', holds: 'in', openable: true, cools: -86, movable: false },
+  fountain: { category: 'device', holds: 'containing', movable: false, refills: 'water', heat: 'ceramic' },
   drain: { category: 'item', movable: false, drain: true },
   // tools and loose items
   thermometer: { category: 'item', movable: true, thermometer: true, material: 'glass' },
   lighter: { category: 'item', movable: true, material: 'plastic' },
-  stopwatch: { category: 'item', movable: true, material: 'plastic', activatable: true, timer: true },
+  stopwatch: { category: 'item', movable: true, material: 'plastic', activatable: true, timer: true, heat: false },
   block: { category: 'item', movable: true, material: 'steel' },
-  'inclined plane': { category: 'furniture', holds: 'on', movable: false, incline: true },
+  'inclined plane': { category: 'furniture', holds: 'on', movable: false, incline: true, heat: 'steel' },
   picture: { category: 'item', movable: true, material: 'paper' },
   /** Shown verbatim ("A recipe titled instructions to make …"), named "recipe" in messages. */
   recipe: { category: 'item', movable: true, material: 'paper', verbatim: true },
@@ -118,17 +124,19 @@ export const KINDS = {
   hole: { category: 'item', movable: false, material: 'soil' },
   axe: { category: 'item', movable: true, material: 'steel' },
   food: { category: 'item', movable: true, edible: true, material: 'plant matter' },
+  /** What a reproducing plant grows (ScienceWorld's Flower: "On the apple tree you see: a flower."). */
+  flower: { category: 'item', movable: true, material: 'plant matter' },
   // electrical components
   battery: { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: false } },
-  'solar panel': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: true }, material: 'glass' },
-  'wind generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: true }, material: 'steel' },
-  'gas generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: false }, material: 'steel' },
-  'nuclear generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: false }, material: 'steel' },
-  'light bulb': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'glass' },
-  'electric motor': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'steel' },
-  'electric buzzer': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'plastic' },
+  'solar panel': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: true }, material: 'glass', heat: false },
+  'wind generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: true }, material: 'steel', heat: false },
+  'gas generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: false }, material: 'steel', heat: false },
+  'nuclear generator': { category: 'electrical', movable: true, electrical: { role: 'source', polarized: true, renewable: false }, material: 'steel', heat: false },
+  'light bulb': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'glass', heat: false },
+  'electric motor': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'steel', heat: false },
+  'electric buzzer': { category: 'electrical', movable: true, electrical: { role: 'load', polarized: true }, material: 'plastic', heat: false },
   wire: { category: 'electrical', movable: true, electrical: { role: 'wire', polarized: false }, material: 'copper' },
-  switch: { category: 'electrical', movable: true, activatable: true, electrical: { role: 'switch', polarized: true }, material: 'plastic' },
+  switch: { category: 'electrical', movable: true, activatable: true, electrical: { role: 'switch', polarized: true }, material: 'plastic', heat: false },
   terminal: { category: 'terminal', movable: false },
   // objects for conductivity tests (connectable by their two terminals)
   'conductor item': conductor('steel'),

@@ -16,14 +16,17 @@ export interface Material {
   temperature?: number;
   /** Described by its bare name ("red paint"), not "a substance called …". */
   bare?: boolean;
+  /** Share of a temperature gap that contact passes on (ScienceWorld's thermalConductivity; default 1). */
+  thermalConductivity?: number;
 }
 
 const NEVER = 100_000;
 
 export const MATERIALS = {
-  air: { names: { solid: 'solid air', liquid: 'liquid air', gas: 'air' }, state: 'gas', meltingPoint: -215, boilingPoint: -194, combustionPoint: NEVER, conductive: false },
-  water: { names: { solid: 'ice', liquid: 'water', gas: 'steam' }, state: 'liquid', meltingPoint: 0, boilingPoint: 100, combustionPoint: NEVER, conductive: false },
+  air: { thermalConductivity: 0.01, names: { solid: 'solid air', liquid: 'liquid air', gas: 'air' }, state: 'gas', meltingPoint: -215, boilingPoint: -194, combustionPoint: NEVER, conductive: false },
+  water: { thermalConductivity: 0.5, names: { solid: 'ice', liquid: 'water', gas: 'steam' }, state: 'liquid', meltingPoint: 0, boilingPoint: 100, combustionPoint: NEVER, conductive: false },
   'orange juice': {
+    thermalConductivity: 0.5,
     names: { solid: 'solid orange juice', liquid: 'orange juice', gas: 'gaseous orange juice' },
     state: 'liquid',
     meltingPoint: 0,
@@ -32,6 +35,7 @@ export const MATERIALS = {
     conductive: false,
   },
   'apple juice': {
+    thermalConductivity: 0.5,
     names: { solid: 'solid apple juice', liquid: 'apple juice', gas: 'gaseous apple juice' },
     state: 'liquid',
     meltingPoint: -2,
@@ -39,8 +43,17 @@ export const MATERIALS = {
     combustionPoint: NEVER,
     conductive: false,
   },
-  chocolate: { names: { solid: 'chocolate', liquid: 'liquid chocolate', gas: 'gaseous chocolate' }, state: 'solid', meltingPoint: 30, boilingPoint: NEVER, combustionPoint: 95, conductive: false },
+  chocolate: {
+    thermalConductivity: 0.5,
+    names: { solid: 'chocolate', liquid: 'liquid chocolate', gas: 'gaseous chocolate' },
+    state: 'solid',
+    meltingPoint: 30,
+    boilingPoint: NEVER,
+    combustionPoint: 95,
+    conductive: false,
+  },
   marshmallow: {
+    thermalConductivity: 0.5,
     bare: true,
     names: { solid: 'marshmallow', liquid: 'liquid marshmallow', gas: 'gaseous marshmallow' },
     state: 'solid',
@@ -50,6 +63,7 @@ export const MATERIALS = {
     conductive: false,
   },
   'ice cream': {
+    thermalConductivity: 0.5,
     names: { solid: 'ice cream', liquid: 'liquid ice cream', gas: 'gaseous ice cream' },
     state: 'solid',
     meltingPoint: -10,
@@ -58,16 +72,41 @@ export const MATERIALS = {
     conductive: false,
     temperature: -15,
   },
-  soap: { names: { solid: 'soap', liquid: 'liquid soap', gas: 'gaseous soap' }, state: 'solid', meltingPoint: 140, boilingPoint: NEVER, combustionPoint: 537, conductive: false },
-  rubber: { names: { solid: 'rubber', liquid: 'liquid rubber', gas: 'gaseous rubber' }, state: 'solid', meltingPoint: 180, boilingPoint: 10_001, combustionPoint: 260, conductive: false },
+  soap: {
+    thermalConductivity: 0.5,
+    names: { solid: 'soap', liquid: 'liquid soap', gas: 'gaseous soap' },
+    state: 'solid',
+    meltingPoint: 140,
+    boilingPoint: NEVER,
+    combustionPoint: 537,
+    conductive: false,
+  },
+  rubber: {
+    thermalConductivity: 0.5,
+    names: { solid: 'rubber', liquid: 'liquid rubber', gas: 'gaseous rubber' },
+    state: 'solid',
+    meltingPoint: 180,
+    boilingPoint: 10_001,
+    combustionPoint: 260,
+    conductive: false,
+  },
   lead: { names: { solid: 'lead', liquid: 'liquid lead', gas: 'gaseous lead' }, state: 'solid', meltingPoint: 327, boilingPoint: 1740, combustionPoint: NEVER, conductive: true },
   tin: { names: { solid: 'tin', liquid: 'liquid tin', gas: 'gasseous tin' }, state: 'solid', meltingPoint: 232, boilingPoint: 2602, combustionPoint: NEVER, conductive: true },
   mercury: { names: { solid: 'solid mercury', liquid: 'liquid mercury', gas: 'gaseous mercury' }, state: 'liquid', meltingPoint: -39, boilingPoint: 357, combustionPoint: NEVER, conductive: true },
   gallium: { names: { solid: 'gallium', liquid: 'liquid gallium', gas: 'gaseous gallium' }, state: 'solid', meltingPoint: 30, boilingPoint: 2400, combustionPoint: NEVER, conductive: true },
   caesium: { names: { solid: 'solid caesium', liquid: 'liquid caesium', gas: 'gaseous caesium' }, state: 'solid', meltingPoint: 29, boilingPoint: 671, combustionPoint: NEVER, conductive: true },
-  sodium: { names: { solid: 'sodium', liquid: 'liquid sodium', gas: 'gaseous sodium' }, state: 'solid', meltingPoint: 98, boilingPoint: 881, combustionPoint: NEVER, conductive: true },
-  sugar: { state: 'solid', meltingPoint: 186, boilingPoint: NEVER, combustionPoint: 350, conductive: false },
+  sodium: {
+    thermalConductivity: 0.2,
+    names: { solid: 'sodium', liquid: 'liquid sodium', gas: 'gaseous sodium' },
+    state: 'solid',
+    meltingPoint: 98,
+    boilingPoint: 881,
+    combustionPoint: NEVER,
+    conductive: true,
+  },
+  sugar: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 186, boilingPoint: NEVER, combustionPoint: 350, conductive: false },
   'sodium chloride': {
+    thermalConductivity: 0.2,
     names: { solid: 'sodium chloride', liquid: 'liquid sodium chloride', gas: 'gaseous sodium chloride' },
     state: 'solid',
     meltingPoint: 801,
@@ -76,6 +115,7 @@ export const MATERIALS = {
     conductive: false,
   },
   'acetic acid': {
+    thermalConductivity: 0.2,
     names: { solid: 'solid acetic acid', liquid: 'acetic acid', gas: 'gaseous acetic acid' },
     state: 'liquid',
     meltingPoint: 17,
@@ -83,14 +123,14 @@ export const MATERIALS = {
     combustionPoint: NEVER,
     conductive: false,
   },
-  'sodium bicarbonate': { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
-  'sodium acetate': { state: 'solid', meltingPoint: 324, boilingPoint: 881, combustionPoint: NEVER, conductive: false },
-  ash: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
-  soil: { bare: true, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
-  paint: { bare: true, state: 'liquid', meltingPoint: -10, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
+  'sodium bicarbonate': { thermalConductivity: 0.2, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
+  'sodium acetate': { thermalConductivity: 0.5, state: 'solid', meltingPoint: 324, boilingPoint: 881, combustionPoint: NEVER, conductive: false },
+  ash: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
+  soil: { thermalConductivity: 0.5, bare: true, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
+  paint: { thermalConductivity: 0.2, bare: true, state: 'liquid', meltingPoint: -10, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
   /** Products of the chemistry-mix recipes that are not a named substance (dough, smores, sandwiches …). */
-  mixture: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
-  flour: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 400, conductive: false },
+  mixture: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
+  flour: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 400, conductive: false },
   /** ScienceWorld's MetalProp, the use-thermometer task's "unknown substance B" (shown bare). */
   'unknown metal': { bare: true, state: 'solid', meltingPoint: 1000, boilingPoint: 2000, combustionPoint: NEVER, conductive: true },
   // Materials of solid objects (never change state in this engine: only substances do).
@@ -100,13 +140,13 @@ export const MATERIALS = {
   copper: { state: 'solid', meltingPoint: 1083, boilingPoint: 2500, combustionPoint: NEVER, conductive: true },
   brass: { state: 'solid', meltingPoint: 900, boilingPoint: 1100, combustionPoint: NEVER, conductive: true },
   zinc: { state: 'solid', meltingPoint: 419, boilingPoint: 906, combustionPoint: NEVER, conductive: true },
-  wood: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 350, conductive: false },
+  wood: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 350, conductive: false },
   plastic: { state: 'solid', meltingPoint: 200, boilingPoint: 300, combustionPoint: NEVER, conductive: false },
   glass: { state: 'solid', meltingPoint: 1400, boilingPoint: 2200, combustionPoint: NEVER, conductive: false },
-  ceramic: { state: 'solid', meltingPoint: 2000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
-  paper: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 210, conductive: false },
-  cloth: { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 300, conductive: false },
-  'plant matter': { state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 200, conductive: false },
+  ceramic: { thermalConductivity: 0.02, state: 'solid', meltingPoint: 2000, boilingPoint: 10_001, combustionPoint: 10_000, conductive: false },
+  paper: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 210, conductive: false },
+  cloth: { thermalConductivity: 0.1, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 300, conductive: false },
+  'plant matter': { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 200, conductive: false },
 } as const satisfies Record<string, Material>;
 
 export type MaterialName = keyof typeof MATERIALS;
@@ -189,13 +229,11 @@ export function stateAt(materialName: string, temperature: number): StateOfMatte
   return 'solid';
 }
 
-/** Ambient temperature of every room (reference: air at 25 °C). */
-export const AMBIENT_C = 25;
-/** Fraction of the temperature gap closed per tick between an object and its surroundings. */
-export const HEAT_TRANSFER_RATE = 0.3;
-
-/**
- * Per-tick share of the gap closed by an object that touches only the room's air: ScienceWorld's
- * heat-transfer coefficient (0.1) times air's thermal conductivity (0.01).
- */
-export const AIR_HEAT_TRANSFER_RATE = 0.001;
+/** Temperature every thing is created at (ScienceWorld's materials start at 10 °C; ice cream at −15). */
+export const CREATED_C = 10;
+/** ScienceWorld's HEAT_TRANSFER_COEFFICIENT: share of a (conductivity-weighted) gap passed per tick. */
+export const HEAT_TRANSFER_COEFFICIENT = 0.1;
+/** ScienceWorld's MAX_TRANSFER_PER_STEP: no single exchange moves a temperature further than this. */
+export const MAX_TRANSFER_PER_TICK = 1000;
+/** ScienceWorld's default thermal conductivity (MaterialProperties). */
+export const DEFAULT_THERMAL_CONDUCTIVITY = 1;

@@ -115,7 +115,7 @@ export class Driver {
   /**
    * Lets one tick pass with `template` (default `wait1`) without the loops the reference scheduler
    * kills (three identical actions, ABAB, fewer than 5 distinct actions in 20): every third tick it
-   * looks at the next object of the room instead (looking also takes a tick).
+   * looks at the next object of the room instead (looking at a thing also takes a tick).
    */
   tick(template = 'wait1', ...objs: Obj[]): void {
     const input = this.fill(template, objs);
@@ -125,7 +125,9 @@ export class Driver {
       return;
     }
     const room = this.w.get(this.here());
-    const things = room.contents.map((c) => this.w.get(c)).filter((o) => o.kind !== 'agent' && o.material !== 'air');
+    // Room things, doors and carried things: enough distinct looks for a long wait in a bare room.
+    const carried = this.w.get(this.w.agent).contents;
+    const things = [...room.contents, ...this.w.doorsOf(room.id).map((d) => d.id), ...carried].map((c) => this.w.get(c)).filter((o) => o.kind !== 'agent' && o.material !== 'air');
     if (things.length === 0) return void this.send('look around');
     this.act('look at {a}', things[this.looked++ % things.length]!);
   }

@@ -44,6 +44,13 @@ describe('measure-melting-point grids', () => {
     game.step(`move ${cup} to stove`);
     game.step('activate stove');
     for (let i = 0; i < 3; i++) game.step('wait');
+    // A ceramic cup conducts heat at 0.02: its gallium stays solid on the stove, as recorded.
+    expect(game.step('look at stove').observation).toContain('(containing a substance called gallium)');
+    game.step('open cupboard');
+    game.step(`pour ${cup} into metal pot`); // the cupboard holds another ceramic cup: option 0 is the stove's
+    expect(game.step('0').observation).toBe(`You pour the contents of the ${cup} into the metal pot.`);
+    game.step('move metal pot to stove');
+    game.step('wait');
     expect(game.step('look at stove').observation).toContain('liquid gallium');
   });
 
