@@ -74,15 +74,27 @@ describe('physics', () => {
     run(w, 1);
     expect(w.describe(w.objs.find((o) => o.kind === 'sink')!)).toBe('a sink, which is turned on. In the sink is: a jug (containing a substance called water).');
   });
-  it('grows a seed through its stages only with soil and water', () => {
+  it("grows a seed through its stages only with soil and water, at ScienceWorld's pace, and flowers", () => {
     const dry = world([{ kind: 'flower pot', contents: [{ kind: 'plant', species: 'pea', stage: 0 }, sub('soil')] }]);
     run(dry, 30);
     expect(dry.objs.find((o) => o.kind === 'plant')!.stage).toBe(0);
     const wet = world([{ kind: 'flower pot', contents: [{ kind: 'plant', species: 'pea', stage: 0 }, sub('soil')] }]);
-    run(wet, 30, true);
     const plant = wet.objs.find((o) => o.kind === 'plant')!;
-    expect(plant.stage).toBe(3);
+    const pot = wet.get(plant.parent);
+    const hasWater = () => pot.contents.some((c) => wet.get(c).material === 'water');
+    // seed 10 ticks, seedling 10, adult 5; each sprouting drinks the pot's water (refilled the next tick)
+    run(wet, 9, true);
+    expect([plant.stage, hasWater()]).toEqual([0, true]);
+    run(wet, 1, true);
+    expect([plant.stage, hasWater()]).toEqual([1, false]);
+    run(wet, 10, true);
+    expect(plant.stage).toBe(2);
+    run(wet, 1, true);
+    expect(hasWater()).toBe(false); // a grown plant drinks every tick
+    run(wet, 4, true);
     expect(wet.describe(plant)).toBe('a pea plant in the reproducing stage');
+    run(wet, 5, true);
+    expect(wet.describe(plant)).toBe('a pea plant in the reproducing stage. On the pea plant you see: a flower. ');
   });
   it('powers a bulb only through a closed loop of conductors', () => {
     const w = world([
@@ -124,8 +136,10 @@ describe('physics', () => {
     run(w, 4, true);
     const kids = w.objs.filter((o) => o.tags.includes('offspring'));
     expect(kids).toHaveLength(2);
-    run(w, 10, true);
-    for (const kid of kids) expect(w.describe(kid)).toMatch(/^a pea plant in the (adult|reproducing) stage with purple flower color$/);
-    expect(w.describe(w.objs.find((o) => o.genes?.alleles[0] === false && o.genes.alleles[1] === false)!)).toBe('a pea plant in the reproducing stage with white flower color');
+    run(w, 22, true);
+    for (const kid of kids) expect(w.describe(kid)).toBe('a pea plant in the adult stage with purple flower color');
+    expect(w.describe(w.objs.find((o) => o.genes?.alleles[0] === false && o.genes.alleles[1] === false)!)).toBe(
+      'a pea plant in the reproducing stage with white flower color. On the pea plant you see: a flower. ',
+    );
   });
 });

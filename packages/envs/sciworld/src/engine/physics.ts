@@ -122,8 +122,10 @@ function waterPots(w: World, opts: PhysicsOptions): void {
  */
 function growPlants(w: World, opts: PhysicsOptions): void {
   waterPots(w, opts);
-  for (const p of w.objs) {
-    if (p.removed || p.kind !== 'plant' || p.parent === NONE || p.stage > STAGE_TICKS.length) continue;
+  // Seeds and seedlings first: a seed sharing a pot with a grown plant (a hybrid dropped into its
+  // parent's pot) sees the water before the grown plant drinks it (ScienceWorld's order is its hash order).
+  const plants = w.objs.filter((p) => !p.removed && p.kind === 'plant' && p.parent !== NONE && p.stage <= STAGE_TICKS.length);
+  for (const p of [...plants.filter((q) => q.stage < 2), ...plants.filter((q) => q.stage >= 2)]) {
     const holder = w.get(p.parent);
     const find = (m: string) => holder.contents.find((c) => w.get(c).material === m && !w.get(c).combusted && !w.get(c).removed);
     const water = find('water');

@@ -38,21 +38,30 @@ export interface GoldenReport {
   differences: { taskId: string; what: string; ours: string; real: string }[];
 }
 
-/**
- * A room's look-around as the recordings' room map holds it: a fresh episode, `teleport to ROOM`
- * (one tick), `look around`, flattened (whitespace runs → one space) without "the agent".
- */
-export function recordedStyleRoomLook(taskType: string, variation: number, room: string): string {
-  const { game } = loadTask(taskType, variation, 'easy');
-  game.step(`teleport to ${room}`);
-  return flattenLookAround(game.step('look around').observation);
+/** One room of a recorded-style walk: our look-around and whether the real one matches it up to tie order. */
+export interface WalkedRoom {
+  room: string;
+  ours: string;
+  matchesUpToTieOrder: boolean;
 }
 
-/** `recordedStyleRoomLook` equals `real` for some order of the room's same-named siblings. */
-export function recordedStyleRoomMatchesUpToTieOrder(taskType: string, variation: number, room: string, real: string): boolean {
+/**
+ * The rooms' look-arounds as the recordings' room maps hold them: one fresh episode teleports to each
+ * room in turn (a tick each) and looks around (free, as in ScienceWorld), flattened (whitespace runs →
+ * one space, no "the agent"). The walk shows in the recordings: identify-life-stages-2's trees are
+ * one stage on in the map's last room (outside, ten ticks in) and stage one in a real transcript's
+ * first look, and the find tasks' adult trees (greenhouse, four ticks in) have not yet flowered.
+ * `real` (room → recorded text) adds the tie-order check (tie-order.ts) for each room.
+ */
+export function recordedStyleRoomWalk(taskType: string, variation: number, rooms: readonly string[], real: Record<string, string> = {}): WalkedRoom[] {
   const { game } = loadTask(taskType, variation, 'easy');
-  game.step(`teleport to ${room}`);
-  return matchesUpToTieOrder(game.w, game.w.agentRoom(), () => flattenLookAround(game.look()), real);
+  return rooms.map((room) => {
+    game.step(`teleport to ${room}`);
+    const render = () => flattenLookAround(game.look());
+    const ours = render();
+    const target = real[room];
+    return { room, ours, matchesUpToTieOrder: target !== undefined && matchesUpToTieOrder(game.w, game.w.agentRoom(), render, target) };
+  });
 }
 
 /** The starting observation equals `real` for some order of the starting room's same-named siblings. */
@@ -104,10 +113,10 @@ export function measureGolden(tasks: RecordedTask[], transcripts: RecordedTransc
     note(count(r.startRooms, s.startRoom === realRoom), t.taskId, 'start room', s.startRoom, realRoom);
     all = note(count(r.startObservations, s.initialObservation === t.startObservation), t.taskId, 'start', s.initialObservation, t.startObservation) && all;
     count(r.startObservationsUpToTieOrder, startObservationMatchesUpToTieOrder(t.taskType, t.variation, t.startObservation));
-    for (const [room, real] of Object.entries(t.rooms)) {
-      const ours = recordedStyleRoomLook(t.taskType, t.variation, room);
+    for (const { room, ours, matchesUpToTieOrder } of recordedStyleRoomWalk(t.taskType, t.variation, Object.keys(t.rooms), t.rooms)) {
+      const real = t.rooms[room]!;
       all = note(count(r.rooms, ours === real), t.taskId, `room ${room}`, ours, real) && all;
-      count(r.roomsUpToTieOrder, ours === real || recordedStyleRoomMatchesUpToTieOrder(t.taskType, t.variation, room, real));
+      count(r.roomsUpToTieOrder, matchesUpToTieOrder);
     }
     count(r.wholeTasks, all);
   }

@@ -122,8 +122,13 @@ export const RECIPES: ReadonlyArray<{ inputs: readonly string[]; product: { name
   },
 ];
 
-/** Plant life cycle: ticks spent in each stage before the next (seed → seedling → adult → reproducing). */
-export const STAGE_TICKS = [4, 4, 4] as const;
+/**
+ * Plant life cycle (ScienceWorld's PlantLifeStage): ticks with water and soil spent in each stage
+ * before the next (seed → seedling → adult → reproducing); a reproducing plant grows a flower every
+ * FLOWER_TICKS ticks while it has none.
+ */
+export const STAGE_TICKS = [10, 10, 5] as const;
+export const FLOWER_TICKS = 5;
 
 /** Ticks that flowering plants need bees (and a second flowering plant of their kind) to set fruit. */
 export const POLLINATION_TICKS = 3;

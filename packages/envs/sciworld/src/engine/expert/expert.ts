@@ -298,21 +298,35 @@ function geneticsTask(d: Driver, plan: Extract<Plan, { kind: 'genetics' }>): voi
   });
   const offspring = () => d.find((o) => o.tags.includes('offspring'));
   d.waitUntil(
-    () => (offspring()?.stage ?? 0) >= 2,
-    80,
+    () => offspring() !== undefined,
+    60,
     () => tendPots(d, pots),
   );
-  d.act('look at {a}', offspring()!);
+  // The hybrid seed drops into its parent's pot, whose grown plant drinks the water every tick:
+  // it is planted on its own to grow.
+  const kid = offspring();
+  const bed = free[2];
+  if (kid && bed) d.act('move {a} to {b}', kid, bed);
+  d.waitUntil(
+    () => (offspring()?.stage ?? 0) >= 2,
+    40,
+    () => tendPots(d, bed ? [bed] : pots),
+  );
+  if (offspring()) d.act('look at {a}', offspring()!);
   d.act(
     'focus on {a}',
     d.need((o) => w.name(o) === plan.answer, plan.answer),
   );
 }
 
-/** One gardening step: water the first dry pot (unless pots water themselves), else wait a tick. */
+/**
+ * One gardening step: water the first dry pot whose plant still needs water to grow (a seed or a
+ * seedling; unless pots water themselves), else wait a tick.
+ */
 function tendPots(d: Driver, pots: Obj[]): void {
   const w = d.w;
-  const dry = d.game.opts.simplifications.selfWateringFlowerPots ? undefined : pots.find((pot) => !pot.contents.some((c) => w.get(c).material === 'water'));
+  const thirsty = (pot: Obj) => pot.contents.some((c) => w.get(c).kind === 'plant' && w.get(c).stage < 2) && !pot.contents.some((c) => w.get(c).material === 'water');
+  const dry = d.game.opts.simplifications.selfWateringFlowerPots ? undefined : pots.find(thirsty);
   if (!dry) {
     d.tick();
     return;
