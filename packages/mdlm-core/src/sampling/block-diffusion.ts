@@ -10,7 +10,7 @@
 // of the next block unless mergeCommit is false (the training mask allows both; §2.12).
 import { checkTokenSampling, chooseToken, type TokenSampling } from './token.js';
 import { badOption, SamplingError } from './errors.js';
-import type { BlockDecoder, BlockDiffusionModel, BlockItem } from './model.js';
+import type { BlockDecoder, BlockDiffusionModel, BlockItem, GreedyChoices } from './model.js';
 import { anchorMap, checkPositiveInt, checkPrompt, RowClock, type SampleRequest, type SampleResult } from './request.js';
 import { selectUnmask, transferSchedule, UNMASKING_STRATEGIES, type UnmaskingStrategy } from './unmasking.js';
 
@@ -33,6 +33,16 @@ export interface BlockDiffusionOptions extends TokenSampling {
   mergeCommit?: boolean;
   /** Repetition penalty over prompt tokens too (default: only committed generated tokens, as lmdeploy's dLLM path). */
   penalizePrompt?: boolean;
+  /**
+   * Greedy decoding takes its choices from the model's forwardGreedy when it has one (default
+   * true): the same tokens, without copying logits out; false reads the logits (for comparisons).
+   */
+  greedyInModel?: boolean;
+}
+
+interface Proposal {
+  token: number;
+  conf: number;
 }
 
 class BlockRow {
@@ -107,24 +117,33 @@ class BlockRow {
     this.openBlock();
   }
 
+  /** The block's masked positions, ascending. */
   masked(): number[] {
     const out: number[] = [];
-    this.block.forEach((t, i) => t === this.o.maskId && out.push(i));
+    for (let i = 0; i < this.block.length; i++) if (this.block[i] === this.o.maskId) out.push(i);
     return out;
   }
 
-  /** One denoising step from the block's logits [B × V]. */
-  update(logits: Float32Array, vocab: number, schedule: readonly number[], strategy: UnmaskingStrategy, threshold: number): void {
-    const masked = this.masked();
+  /** Index into `banLists` of what position i may not take: 1 (the mask and stop ids) before the last anchor, else 0 (the mask id). */
+  banOf(i: number): number {
+    return this.blockStart + i - this.p < this.anchorEnd ? 1 : 0;
+  }
+
+  /** A proposal for block position i from its logits row. */
+  choose(row: Float32Array, i: number, banLists: readonly (readonly number[])[]): Proposal {
+    const c = chooseToken(row, this.o, this.clock.rng, { banned: banLists[this.banOf(i)]!, penalize: this.penalize });
+    return { token: c.token, conf: this.o.confidence === 'filtered' ? c.filteredProb : c.prob };
+  }
+
+  /** One denoising step: `propose(k, i)` gives the token and confidence for masked[k] = block position i. */
+  update(masked: readonly number[], propose: (k: number, i: number) => Proposal, schedule: readonly number[], strategy: UnmaskingStrategy, threshold: number): void {
     const proposal = new Array<number>(this.b).fill(-1);
     const conf = new Float64Array(this.b).fill(-Infinity);
-    const banMask = [this.o.maskId];
-    for (const i of masked) {
-      const g = this.blockStart + i - this.p;
-      const banned = g < this.anchorEnd ? [...banMask, ...this.stops] : banMask;
-      const c = chooseToken(logits.subarray(i * vocab, (i + 1) * vocab), this.o, this.clock.rng, { banned, penalize: this.penalize });
+    for (let k = 0; k < masked.length; k++) {
+      const i = masked[k]!;
+      const c = propose(k, i);
       proposal[i] = c.token;
-      conf[i] = this.o.confidence === 'filtered' ? c.filteredProb : c.prob;
+      conf[i] = c.conf;
     }
     const k = schedule[this.step] ?? 1;
     for (const i of selectUnmask(strategy, masked, conf, k, threshold)) this.block[i] = proposal[i]!;
@@ -159,6 +178,11 @@ export async function sampleBlockDiffusion(model: BlockDiffusionModel, requests:
     return new BlockRow(req, RowClock.for(req), o, b, v, stops);
   });
   const decoder: BlockDecoder = await model.open(rows.length);
+  // Banned ids: the mask id always; stop ids too before a row's last anchor (see BlockRow.banOf).
+  const banLists: readonly (readonly number[])[] = [[o.maskId], [o.maskId, ...stops]];
+  // Greedy choices come from the model when it can make them (chooseToken's greedy case: no penalty).
+  const greedy =
+    o.temperature === 0 && (o.repetitionPenalty === undefined || o.repetitionPenalty === 1) && o.greedyInModel !== false && decoder.forwardGreedy ? decoder.forwardGreedy.bind(decoder) : undefined;
   try {
     for (;;) {
       const active = rows.map((r, i) => ({ r, i })).filter(({ r }) => !r.done);
@@ -174,15 +198,31 @@ export async function sampleBlockDiffusion(model: BlockDiffusionModel, requests:
             }
         }
       }
-      const items: BlockItem[] = active.map(({ r, i }) => (r.pending.length ? { row: i, commit: r.pending, query: r.block } : { row: i, query: r.block }));
-      const logits = await decoder.forward(items);
-      if (logits.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${logits.length} logits arrays for ${items.length} queries`);
+      // Only the masked positions' logits are read, so only theirs are asked for.
+      const masked = active.map(({ r }) => r.masked());
+      const items: BlockItem[] = active.map(({ r, i }, n) => {
+        const it: BlockItem = r.pending.length ? { row: i, commit: r.pending, query: r.block, logitsOf: masked[n]! } : { row: i, query: r.block, logitsOf: masked[n]! };
+        if (greedy && r.anchorEnd > 0) it.banOf = masked[n]!.map((p) => r.banOf(p));
+        return it;
+      });
+      const out = greedy ? await greedy(items, banLists) : await decoder.forward(items);
+      if (out.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${out.length} results for ${items.length} queries`);
       active.forEach(({ r }, n) => {
-        const l = logits[n]!;
-        if (l.length !== b * v) throw new SamplingError('bad_model', `${where}: logits for row ${n} have ${l.length} values, expected ${b} × ${v}`);
+        const want = masked[n]!;
+        let propose: (k: number, i: number) => Proposal;
+        if (greedy) {
+          const picks = out[n] as GreedyChoices;
+          if (picks.tokens.length !== want.length || picks.probs.length !== want.length)
+            throw new SamplingError('bad_model', `${where}: greedy choices for row ${n} cover ${picks.tokens.length} positions, expected ${want.length}`);
+          propose = (k) => ({ token: picks.tokens[k]!, conf: picks.probs[k]! });
+        } else {
+          const l = out[n] as Float32Array;
+          if (l.length !== want.length * v) throw new SamplingError('bad_model', `${where}: logits for row ${n} have ${l.length} values, expected ${want.length} × ${v}`);
+          propose = (k, i) => r.choose(l.subarray(k * v, (k + 1) * v), i, banLists);
+        }
         r.pending = [];
         r.clock.forwards++;
-        r.update(l, v, schedule, strategy, threshold);
+        r.update(want, propose, schedule, strategy, threshold);
         if (r.done) r.clock.ms = performance.now() - t0;
       });
     }

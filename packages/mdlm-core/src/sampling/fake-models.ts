@@ -38,9 +38,10 @@ export class FakeBlockModel implements BlockDiffusionModel {
             cache[it.row]!.push(...it.commit);
           }
           if (it.query) {
-            const l = new Float32Array(this.blockLength * this.vocabSize);
+            const wanted = it.logitsOf ?? Array.from({ length: this.blockLength }, (_, i) => i);
+            const l = new Float32Array(wanted.length * this.vocabSize);
             const base = hashTokens(hashTokens(17, cache[it.row]!), it.query);
-            for (let i = 0; i < this.blockLength; i++) l.set(logitsFrom(base + (cache[it.row]!.length + i) * 7919, this.vocabSize, this.sharpness), i * this.vocabSize);
+            wanted.forEach((i, k) => l.set(logitsFrom(base + (cache[it.row]!.length + i) * 7919, this.vocabSize, this.sharpness), k * this.vocabSize));
             out.push(l);
           }
         }

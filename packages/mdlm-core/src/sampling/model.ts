@@ -27,11 +27,34 @@ export interface BlockItem {
    * attends to the whole cache and to itself. It is not added to the cache.
    */
   query?: readonly number[];
+  /**
+   * The query positions (ascending, within the block) whose logits the sampler reads — its masked
+   * ones; default every position. Fewer rows through the LM head and out of the model per step.
+   */
+  logitsOf?: readonly number[];
+  /** forwardGreedy: per `logitsOf` position, the index of its banned list (default 0). */
+  banOf?: readonly number[];
+}
+
+/** Greedy choices of one item's wanted positions: argmax id (lowest on ties) and its softmax probability. */
+export interface GreedyChoices {
+  tokens: Int32Array;
+  probs: Float64Array;
 }
 
 export interface BlockDecoder {
-  /** One forward pass; logits [blockLength × V] for each item that has a query, in item order. */
+  /**
+   * One forward pass; for each item that has a query, in item order, the logits of its `logitsOf`
+   * positions (default all blockLength of them) as [positions × V].
+   */
   forward(items: readonly BlockItem[]): Promise<Float32Array[]>;
+  /**
+   * Optional: the same pass, returning for each item that has a query only the greedy choice at
+   * each wanted position over the ids not in `banned[banOf[k]]` — what chooseToken returns at
+   * temperature 0 without a penalty, found inside the model instead of over copied-out logits.
+   * Samplers use it for greedy decoding when the model offers it.
+   */
+  forwardGreedy?(items: readonly BlockItem[], banned: readonly (readonly number[])[]): Promise<GreedyChoices[]>;
   close(): Promise<void> | void;
 }
 

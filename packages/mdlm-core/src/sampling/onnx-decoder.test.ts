@@ -80,4 +80,37 @@ describe('OnnxDecoder batches', () => {
     });
     await check(await dec.run(tail, slot), [0, 2]);
   });
+
+  it('rows that leave the batch are compacted out of the past tensors in place, and the others keep their logits', async () => {
+    const dec = await OnnxDecoder.create(cfg, randomWeights(3), { provider: 'cpu', dtype: 'float64' });
+    const rng = new Rng(4);
+    const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
+    const seqs = [6, 9, 4, 7].map((n) => Array.from({ length: n }, draw));
+    const caches = seqs.map(() => dec.newCache());
+    const slot = new PastSlot();
+    const pass = (rows: number[]) =>
+      dec.run(
+        rows.map((b) => {
+          const t = draw();
+          seqs[b]!.push(t);
+          return { cache: caches[b]!, tokens: [t], positions: [caches[b]!.length], allowed: causal, keep: 1, logitsOf: [0] };
+        }),
+        slot,
+      );
+    await dec.run(
+      seqs.map((s, b) => ({ cache: caches[b]!, tokens: [...s], positions: range(0, s.length), allowed: causal, keep: s.length, logitsOf: [] })),
+      slot,
+    );
+    await pass([0, 1, 2, 3]); // assembles the past with room
+    const buffer = slot.host[0]!.key;
+    for (const rows of [[0, 1, 2, 3], [0, 2, 3], [2, 3], [3]]) {
+      const got = await pass(rows);
+      expect(slot.host[0]!.key).toBe(buffer); // moved within, not re-assembled
+      for (const [k, b] of rows.entries()) {
+        const s = seqs[b]!;
+        const [want] = await dec.run([{ cache: null, tokens: s, positions: range(0, s.length), allowed: causal, keep: 0, logitsOf: [s.length - 1] }]);
+        for (let v = 0; v < cfg.vocabSize; v++) expect(got[k]![v]).toBeCloseTo(want![v]!, 9);
+      }
+    }
+  });
 });

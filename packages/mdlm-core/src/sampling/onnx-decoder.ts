@@ -3,10 +3,10 @@
 // the longest past and the longest new span; padded keys are masked out (exp(−1e9) is exactly 0),
 // so a row's result does not depend on the rest of the batch. The graph has named dims (batch,
 // past, new), so one compiled session serves every call.
-import { Graph, emitOnnx, sumDims } from '../graph/index.js';
+import { Graph, add, cast, emitOnnx, equal, exp, gather, mul, reduceMax, reduceSum, sub, sumDims, type Tensor } from '../graph/index.js';
 import { decoderForward, headDimOf, transformerParams, type TransformerConfig } from '../nn/transformer.js';
 import { ropeTablesAt, type RopeTables } from '../nn/rope.js';
-import { createSession, hostTensor, toDevice, type HostTensor, type ProviderName, type Session, type SessionValue } from '../runtime/index.js';
+import { createSession, hostTensor, toDevice, type HostTensor, type ProviderName, type Session, type SessionOptions, type SessionValue } from '../runtime/index.js';
 import { SamplingError } from './errors.js';
 import { prefillPassCost, splitByLength } from './length-groups.js';
 
@@ -49,28 +49,52 @@ export class RowCache {
 
   /** Appends `count` tokens copied from a fresh-keys tensor [.., heads, S, hd] at row offset `rowBase` and token `from`. */
   append(count: number, presentKeys: (layer: number) => FloatArray, presentValues: (layer: number) => FloatArray, rowBase: number, seq: number, from: number): void {
-    const hd = this.headDim;
     if (this.length + count > this.capacity) {
       const cap = Math.max(2 * this.capacity, this.length + count, 16);
-      for (let l = 0; l < this.layers; l++)
-        for (const store of [this.keys, this.values]) {
-          const grown = new this.Arr(this.heads * cap * hd);
-          for (let h = 0; h < this.heads; h++) grown.set(store[l]!.subarray(h * this.stride, h * this.stride + this.length * hd), h * cap * hd);
-          store[l] = grown;
-        }
+      for (let l = 0; l < this.layers; l++) {
+        this.keys[l] = this.regrow(this.keys[l]!, cap);
+        this.values[l] = this.regrow(this.values[l]!, cap);
+      }
       this.capacity = cap;
     }
-    for (let l = 0; l < this.layers; l++)
-      for (const [store, src] of [
-        [this.keys, presentKeys(l)],
-        [this.values, presentValues(l)],
-      ] as const)
-        for (let h = 0; h < this.heads; h++) {
-          const at = rowBase + (h * seq + from) * hd;
-          store[l]!.set(src.subarray(at, at + count * hd), h * this.stride + this.length * hd);
-        }
+    for (let l = 0; l < this.layers; l++) {
+      this.copyIn(this.keys[l]!, presentKeys(l), rowBase, seq, from, count);
+      this.copyIn(this.values[l]!, presentValues(l), rowBase, seq, from, count);
+    }
     this.length += count;
   }
+
+  /** A store of `cap` positions per head holding this one's first `length`. */
+  private regrow(store: FloatArray, cap: number): FloatArray {
+    const hd = this.headDim;
+    const grown = new this.Arr(this.heads * cap * hd);
+    for (let h = 0; h < this.heads; h++) grown.set(store.subarray(h * this.stride, h * this.stride + this.length * hd), h * cap * hd);
+    return grown;
+  }
+
+  private copyIn(store: FloatArray, src: FloatArray, rowBase: number, seq: number, from: number, count: number): void {
+    const hd = this.headDim;
+    for (let h = 0; h < this.heads; h++) {
+      const at = rowBase + (h * seq + from) * hd;
+      store.set(src.subarray(at, at + count * hd), h * this.stride + this.length * hd);
+    }
+  }
+}
+
+/**
+ * A pass's greedy choices, per row: for each of its `logitsOf` tokens the argmax id among those not
+ * banned (the lowest on ties) and its softmax probability over them — chooseToken's greedy result
+ * (same float32 logits, max and argmax; the Σ exp in float64 is summed by ONNX Runtime instead of
+ * in id order, a difference of ~1e-16 relative), without copying the logits out of the model.
+ */
+export interface GreedyPicks {
+  tokens: Int32Array;
+  probs: Float64Array;
+}
+
+/** Which ids greedy choices may not take: `lists[banOf[k]]` for a row's k-th wanted token. */
+export interface GreedyBans {
+  lists: readonly (readonly number[])[];
 }
 
 export interface RowPass {
@@ -85,6 +109,8 @@ export interface RowPass {
   keep: number;
   /** Which new tokens' logits to return (ascending). */
   logitsOf: readonly number[];
+  /** Greedy passes: per `logitsOf` entry, the index of its banned list (default 0). */
+  banOf?: readonly number[];
 }
 
 /**
@@ -95,19 +121,49 @@ export interface RowPass {
  * WebGPU they are uploaded once and re-assembled when a cache changes.
  */
 export class PastSlot {
-  key = '';
+  /** The rows' caches the tensors hold, in batch order (null: a row without cache). */
+  caches: (RowCache | null)[] = [];
+  /** WebGPU: the cache lengths they were uploaded at (a device copy is re-assembled on any change). */
+  lengths: number[] = [];
   feeds: Record<string, SessionValue> | null = null;
   /** Past length of the assembled tensors (≥ every row's cache length). */
   length = 0;
-  /** Host buffers of `feeds` per layer (CPU only; empty when they live on a device). */
+  /** Host buffers of `feeds` per layer (CPU only; empty when they live on a device); rows past the batch's are spare. */
   host: { key: FloatArray; value: FloatArray }[] = [];
+  /** Input buffers reused from pass to pass (ONNX Runtime reads them during the run only). */
+  readonly scratch = new Scratch();
   /** Frees the assembled tensors (device buffers on WebGPU). */
   clear(): void {
     for (const v of Object.values(this.feeds ?? {})) if (v.kind === 'device') v.dispose();
     this.feeds = null;
-    this.key = '';
+    this.caches = [];
+    this.lengths = [];
     this.length = 0;
     this.host = [];
+  }
+}
+
+/** Growable typed buffers for a pass's inputs; `take` hands out an exact-length view. */
+class Scratch {
+  private ids = new BigInt64Array(0);
+  private at = new BigInt64Array(0);
+  private banOf = new BigInt64Array(0);
+  private f32: Float32Array[] = [];
+  private f64: Float64Array[] = [];
+
+  int64(which: 'ids' | 'at' | 'banOf', n: number): BigInt64Array {
+    if (this[which].length < n) this[which] = new BigInt64Array(Math.max(n, 2 * this[which].length));
+    return this[which].subarray(0, n);
+  }
+
+  /** Float buffer number `k` (mask, cos, sin) of `n` elements. */
+  float(Arr: Float32ArrayConstructor | Float64ArrayConstructor, k: number, n: number): FloatArray {
+    const pool = (Arr === Float64Array ? this.f64 : this.f32) as FloatArray[];
+    const cur = pool[k];
+    if (cur && cur.length >= n) return cur.subarray(0, n);
+    const grown = new Arr(Math.max(n, 2 * (cur?.length ?? 0)));
+    pool[k] = grown;
+    return grown.subarray(0, n);
   }
 }
 
@@ -132,6 +188,7 @@ export class OnnxDecoder {
     private readonly session: Session,
     private readonly params: Record<string, HostTensor>,
     dtype: FloatDtype,
+    private readonly sessionOptions: SessionOptions,
   ) {
     this.dtype = dtype;
     this.hd = headDimOf(config);
@@ -143,34 +200,13 @@ export class OnnxDecoder {
     const Arr = dtype === 'float64' ? Float64Array : Float32Array;
     // Dynamic RoPE rescales with the sequence length, so rows of one table would not be reusable.
     if (config.ropeScaling?.type === 'dynamic') throw new SamplingError('bad_option', 'decoder: dynamic RoPE scaling is not supported by the cached decoder');
-    const g = new Graph();
-    const specs = transformerParams(config);
-    const p = Object.fromEntries(specs.map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
-    const hd = headDimOf(config);
-    const past = Array.from({ length: config.nLayers }, (_, i) => ({
-      key: g.input(`past.${i}.key`, dtype, ['batch', config.nKvHeads, 'past', hd]),
-      value: g.input(`past.${i}.value`, dtype, ['batch', config.nKvHeads, 'past', hd]),
-    }));
-    const out = decoderForward(config, p, {
-      inputIds: g.input('input_ids', 'int64', ['batch', 'new']),
-      mask: g.input('mask', dtype, ['batch', 1, 'new', sumDims(['past', 'new'])]),
-      cos: g.input('cos', dtype, ['batch', 1, 'new', hd]),
-      sin: g.input('sin', dtype, ['batch', 1, 'new', hd]),
-      past,
-      logitsAt: g.input('logits_at', 'int64', ['rows', 2]),
-    });
-    // Only the rows' wanted logits and the new tokens' keys/values leave the graph: the past is
-    // kept on our side, so copying it back out (present = past ++ new) would be wasted per step.
-    g.output('logits', out.logits);
-    out.fresh.forEach((kv, i) => {
-      g.output(`fresh.${i}.key`, kv.key);
-      g.output(`fresh.${i}.value`, kv.value);
-    });
-    const session = await createSession(emitOnnx(g, { name: 'decoder_kv' }).bytes, {
+    const sessionOptions: SessionOptions = {
       ...(opts.provider ? { provider: opts.provider } : {}),
       ...(opts.intraOpThreads ? { intraOpThreads: opts.intraOpThreads } : {}),
       ...(opts.spinning !== undefined ? { spinning: opts.spinning } : {}),
-    });
+    };
+    const session = await createSession(decoderGraph(config, dtype, 'logits'), sessionOptions);
+    const specs = transformerParams(config);
     const params: Record<string, HostTensor> = {};
     for (const s of specs) {
       const w = weights[s.name];
@@ -179,22 +215,30 @@ export class OnnxDecoder {
         throw new SamplingError('bad_input', `decoder: parameter "${s.name}" ${w ? `has ${w.length} values, its shape [${s.shape.join(', ')}] needs ${size}` : 'is missing'}`);
       params[s.name] = hostTensor(dtype, (w instanceof Arr ? w : Arr.from(w)) as never, s.shape, s.name);
     }
-    return new OnnxDecoder(config, session, params, dtype);
+    return new OnnxDecoder(config, session, params, dtype, sessionOptions);
   }
 
-  private ropeCache: RopeTables = { cos: new Float64Array(0), sin: new Float64Array(0) };
+  /** The session of the graph with the greedy head, compiled on first use. */
+  private greedySession: Promise<Session> | undefined;
+  /** Banned lists as the graph's additive [lists, V] input, for the last `GreedyBans` seen. */
+  private banFeed: { bans: GreedyBans; tensor: HostTensor } | undefined;
 
-  /** RoPE rows for positions 0..n−1 covering `pos`, grown by doubling (plain RoPE does not depend on the length). */
-  private rope(pos: number): RopeTables {
+  /** RoPE rows of positions 0..n−1 in the compute dtype (the float32 values of ropeTablesAt, so exact in either). */
+  private ropeCos: FloatArray = new Float32Array(0);
+  private ropeSin: FloatArray = new Float32Array(0);
+
+  /** Makes the RoPE tables cover `pos`, grown by doubling (plain RoPE does not depend on the length). */
+  private rope(pos: number): void {
     if (!Number.isInteger(pos) || pos < 0) throw new SamplingError('bad_input', `decoder: position ${pos} is not a non-negative integer`);
-    if ((pos + 1) * this.hd > this.ropeCache.cos.length) {
-      const n = Math.max(2 * (this.ropeCache.cos.length / this.hd), pos + 1, 64);
-      this.ropeCache = ropeTablesAt(
+    if ((pos + 1) * this.hd > this.ropeCos.length) {
+      const n = Math.max(2 * (this.ropeCos.length / this.hd), pos + 1, 64);
+      const t: RopeTables = ropeTablesAt(
         this.config,
         Array.from({ length: n }, (_, i) => i),
       );
+      this.ropeCos = this.Arr.from(t.cos);
+      this.ropeSin = this.Arr.from(t.sin);
     }
-    return this.ropeCache;
   }
 
   get provider(): ProviderName {
@@ -210,65 +254,107 @@ export class OnnxDecoder {
    * cached yet (a prefill), rows of very different lengths run in groups of similar length, so a
    * short prompt is not padded to the longest one (`prefillGroups`).
    */
-  async run(rows: readonly RowPass[], slot: PastSlot = new PastSlot()): Promise<Float32Array[]> {
+  run(rows: readonly RowPass[], slot: PastSlot = new PastSlot()): Promise<Float32Array[]> {
+    return this.grouped(rows, (g) => this.pass(g, slot, undefined) as Promise<Float32Array[]>);
+  }
+
+  /** The same pass, returning per row only the greedy choice of each `logitsOf` token (see GreedyPicks). */
+  runGreedy(rows: readonly RowPass[], bans: GreedyBans, slot: PastSlot = new PastSlot()): Promise<GreedyPicks[]> {
+    return this.grouped(rows, (g) => this.pass(g, slot, bans) as Promise<GreedyPicks[]>);
+  }
+
+  private async grouped<R>(rows: readonly RowPass[], pass: (rows: readonly RowPass[]) => Promise<R[]>): Promise<R[]> {
     if (rows.length > 1 && rows.every((r) => !r.cache || r.cache.length === 0)) {
       const groups = prefillGroups(rows.map((r) => r.tokens.length));
       if (groups.length > 1) {
-        const out: Float32Array[] = new Array(rows.length);
+        const out: R[] = new Array(rows.length);
         for (const g of groups) {
-          const res = await this.pass(
-            g.map((i) => rows[i]!),
-            slot,
-          );
+          const res = await pass(g.map((i) => rows[i]!));
           g.forEach((i, k) => (out[i] = res[k]!));
         }
         return out;
       }
     }
-    return this.pass(rows, slot);
+    return pass(rows);
   }
 
-  private async pass(rows: readonly RowPass[], slot: PastSlot): Promise<Float32Array[]> {
+  /** The greedy head's [lists, V] float32 input: 0, or −∞ at a banned id. */
+  private banTensor(bans: GreedyBans): HostTensor {
+    if (this.banFeed?.bans === bans) return this.banFeed.tensor;
+    const V = this.config.vocabSize;
+    if (bans.lists.length === 0) throw new SamplingError('bad_input', 'decoder: a greedy pass needs at least one banned list (it may be empty)');
+    const data = new Float32Array(bans.lists.length * V);
+    bans.lists.forEach((list, r) => {
+      for (const id of list) if (Number.isInteger(id) && id >= 0 && id < V) data[r * V + id] = -Infinity;
+    });
+    const tensor = hostTensor('float32', data, [bans.lists.length, V], 'ban');
+    this.banFeed = { bans, tensor };
+    return tensor;
+  }
+
+  private async pass(rows: readonly RowPass[], slot: PastSlot, bans: GreedyBans | undefined): Promise<Float32Array[] | GreedyPicks[]> {
     const c = this.config,
       hd = this.hd,
       hkv = c.nKvHeads,
       V = c.vocabSize,
       Arr = this.Arr;
     const n = rows.length;
-    const pLen = rows.map((r) => r.cache?.length ?? 0);
     const past = await this.pastFeeds(rows, slot);
     const P = slot.length;
-    const T = Math.max(1, ...rows.map((r) => r.tokens.length));
-    const S = P + T;
-    const ids = new BigInt64Array(n * T);
-    const mask = new Arr(n * T * S).fill(NEG);
-    const cos = new Arr(n * T * hd),
-      sin = new Arr(n * T * hd);
-    const wanted: number[] = [];
-    rows.forEach((r, b) => {
+    let T = 1,
+      K = 0;
+    for (const r of rows) {
       if (r.positions.length !== r.tokens.length) throw new SamplingError('bad_input', 'decoder: one position per new token');
-      r.tokens.forEach((t, i) => (ids[b * T + i] = BigInt(t)));
-      r.positions.forEach((pos, i) => {
-        const t = this.rope(pos);
-        cos.set(t.cos.subarray(pos * hd, (pos + 1) * hd), (b * T + i) * hd);
-        sin.set(t.sin.subarray(pos * hd, (pos + 1) * hd), (b * T + i) * hd);
-      });
+      T = Math.max(T, r.tokens.length);
+      K += r.logitsOf.length;
+    }
+    const S = P + T;
+    const scratch = slot.scratch;
+    const ids = scratch.int64('ids', n * T).fill(0n);
+    const mask = scratch.float(Arr, 0, n * T * S).fill(NEG);
+    const cos = scratch.float(Arr, 1, n * T * hd).fill(0),
+      sin = scratch.float(Arr, 2, n * T * hd).fill(0);
+    // The graph gathers the wanted rows before the LM head; with none wanted it computes one and drops it.
+    const at = scratch.int64('at', 2 * Math.max(1, K)).fill(0n);
+    const banOf = bans ? scratch.int64('banOf', Math.max(1, K)).fill(0n) : undefined;
+    let k = 0;
+    for (let b = 0; b < n; b++) {
+      const r = rows[b]!;
+      const len = r.tokens.length,
+        cached = r.cache?.length ?? 0;
+      for (let i = 0; i < len; i++) {
+        ids[b * T + i] = BigInt(r.tokens[i]!);
+        const pos = r.positions[i]!;
+        this.rope(pos);
+        const from = pos * hd,
+          to = (b * T + i) * hd;
+        for (let d = 0; d < hd; d++) {
+          cos[to + d] = this.ropeCos[from + d]!;
+          sin[to + d] = this.ropeSin[from + d]!;
+        }
+      }
       for (let i = 0; i < T; i++) {
         const row = (b * T + i) * S;
-        if (i >= r.tokens.length) {
+        if (i >= len) {
           mask[row + P + i] = 0; // a padded query attends to itself only (no empty softmax)
           continue;
         }
-        mask.fill(0, row, row + pLen[b]!);
-        for (let j = 0; j < r.tokens.length; j++) if (r.allowed(i, j)) mask[row + P + j] = 0;
+        mask.fill(0, row, row + cached);
+        for (let j = 0; j < len; j++) if (r.allowed(i, j)) mask[row + P + j] = 0;
       }
-      for (const i of r.logitsOf) {
-        if (!(Number.isInteger(i) && i >= 0 && i < r.tokens.length)) throw new SamplingError('bad_input', `decoder: logits of new token ${i} asked, the row has ${r.tokens.length}`);
-        wanted.push(b, i);
+      for (let w = 0; w < r.logitsOf.length; w++) {
+        const i = r.logitsOf[w]!;
+        if (!(Number.isInteger(i) && i >= 0 && i < len)) throw new SamplingError('bad_input', `decoder: logits of new token ${i} asked, the row has ${len}`);
+        at[2 * k] = BigInt(b);
+        at[2 * k + 1] = BigInt(i);
+        if (banOf) {
+          const list = r.banOf?.[w] ?? 0;
+          if (!(Number.isInteger(list) && list >= 0 && list < bans!.lists.length)) throw new SamplingError('bad_input', `decoder: banned list ${list} asked, there are ${bans!.lists.length}`);
+          banOf[k] = BigInt(list);
+        }
+        k++;
       }
-    });
-    // The graph gathers the wanted rows before the LM head; with none wanted it computes one and drops it.
-    const at = BigInt64Array.from(wanted.length ? wanted : [0, 0], (i) => BigInt(i));
+    }
     const feeds: Record<string, SessionValue> = {
       ...this.params,
       ...past,
@@ -278,9 +364,13 @@ export class OnnxDecoder {
       sin: hostTensor(this.dtype, sin as never, [n, 1, T, hd]),
       logits_at: hostTensor('int64', at, [at.length / 2, 2]),
     };
-    const out = await this.session.run(feeds);
+    if (bans) {
+      feeds['ban'] = this.banTensor(bans);
+      feeds['ban_of'] = hostTensor('int64', banOf!, [banOf!.length]);
+    }
+    const session = bans ? await (this.greedySession ??= createSession(decoderGraph(c, this.dtype, 'greedy'), this.sessionOptions)) : this.session;
+    const out = await session.run(feeds);
     this.passes++;
-    const logits = (out['logits'] as HostTensor).data as FloatArray;
     // Append the kept new keys/values: fresh[b, h, i, :] for i < keep.
     const fk = (l: number) => (out[`fresh.${l}.key`] as HostTensor).data as FloatArray;
     const fv = (l: number) => (out[`fresh.${l}.value`] as HostTensor).data as FloatArray;
@@ -295,19 +385,26 @@ export class OnnxDecoder {
         inPlace = false;
         return;
       }
-      for (let l = 0; l < c.nLayers; l++)
-        for (const [dst, src] of [
-          [slot.host[l]!.key, fk(l)],
-          [slot.host[l]!.value, fv(l)],
-        ] as const)
-          for (let h = 0; h < hkv; h++) dst.set(src.subarray((b * hkv + h) * T * hd, ((b * hkv + h) * T + r.keep) * hd), ((b * hkv + h) * P + at) * hd);
+      for (let l = 0; l < c.nLayers; l++) {
+        const key = fk(l),
+          value = fv(l),
+          host = slot.host[l]!;
+        for (let h = 0; h < hkv; h++) {
+          const from = (b * hkv + h) * T * hd,
+            to = ((b * hkv + h) * P + at) * hd;
+          host.key.set(key.subarray(from, from + r.keep * hd), to);
+          host.value.set(value.subarray(from, from + r.keep * hd), to);
+        }
+      }
     });
     if (rows.some((r) => r.keep) && !inPlace) slot.clear();
+    if (bans) return greedyPicks(rows, out, V);
+    const logits = (out['logits'] as HostTensor).data as FloatArray;
     // A row's logits are consecutive in the output: a view of it in float32, a converted copy in float64.
-    let k = 0;
+    let off = 0;
     return rows.map((r) => {
-      const span = logits.subarray(k * V, (k + r.logitsOf.length) * V);
-      k += r.logitsOf.length;
+      const span = logits.subarray(off * V, (off + r.logitsOf.length) * V);
+      off += r.logitsOf.length;
       return span instanceof Float32Array ? span : Float32Array.from(span);
     });
   }
@@ -318,11 +415,14 @@ export class OnnxDecoder {
    * any cache changes (WebGPU, where they stay in device memory across the steps of a block).
    */
   private async pastFeeds(rows: readonly RowPass[], slot: PastSlot): Promise<Record<string, SessionValue>> {
-    const caches = rows.map((r) => r.cache);
     const onDevice = this.session.provider === 'webgpu';
-    const longest = Math.max(0, ...caches.map((c) => c?.length ?? 0));
-    const key = onDevice ? caches.map((c) => (c ? `${cacheId(c)}:${c.length}` : '-')).join(',') : caches.map((c) => (c ? cacheId(c) : '-')).join(',');
-    if (slot.feeds && slot.key === key && longest <= slot.length && (longest > 0 || slot.length === 0)) return slot.feeds;
+    let longest = 0;
+    for (const r of rows) longest = Math.max(longest, r.cache?.length ?? 0);
+    if (slot.feeds && longest <= slot.length && (longest > 0 || slot.length === 0)) {
+      if (sameRows(rows, slot, onDevice)) return slot.feeds;
+      // Rows that finished left the batch: on the CPU the others move up in place.
+      if (!onDevice && longest > 0 && this.compact(rows, slot)) return slot.feeds;
+    }
     slot.clear();
     const c = this.config,
       hd = this.hd,
@@ -334,7 +434,7 @@ export class OnnxDecoder {
       const pair = { key: new this.Arr(n * hkv * P * hd), value: new this.Arr(n * hkv * P * hd) };
       for (const kind of ['key', 'value'] as const) {
         const dst = pair[kind];
-        caches.forEach((cache, b) => {
+        rows.forEach(({ cache }, b) => {
           if (!cache) return;
           const src = kind === 'key' ? cache.keys[l]! : cache.values[l]!;
           for (let h = 0; h < hkv; h++) dst.set(src.subarray(h * cache.stride, h * cache.stride + cache.length * hd), (b * hkv + h) * P * hd);
@@ -344,11 +444,52 @@ export class OnnxDecoder {
       }
       if (!onDevice) slot.host.push(pair);
     }
-    slot.key = key;
+    slot.caches = rows.map((r) => r.cache);
+    slot.lengths = rows.map((r) => r.cache?.length ?? 0);
     slot.feeds = feeds;
     slot.length = P;
     return feeds;
   }
+
+  /**
+   * When `rows` are the slot's rows with some left out (in the same order), moves each kept row's
+   * block of the host tensors up to its new index and feeds views of the first rows; false otherwise.
+   */
+  private compact(rows: readonly RowPass[], slot: PastSlot): boolean {
+    const from: number[] = [];
+    let o = 0;
+    for (const r of rows) {
+      while (o < slot.caches.length && slot.caches[o] !== r.cache) o++;
+      if (o === slot.caches.length || !r.cache) return false;
+      from.push(o++);
+    }
+    const hkv = this.config.nKvHeads,
+      P = slot.length,
+      n = rows.length;
+    const block = hkv * P * this.hd;
+    const feeds: Record<string, SessionValue> = { ...slot.feeds };
+    slot.host.forEach((pair, l) => {
+      for (const kind of ['key', 'value'] as const) {
+        const buf = pair[kind];
+        from.forEach((ob, b) => ob !== b && buf.copyWithin(b * block, ob * block, (ob + 1) * block));
+        feeds[`past.${l}.${kind}`] = hostTensor(this.dtype, buf.subarray(0, n * block) as never, [n, hkv, P, this.hd]);
+      }
+    });
+    slot.caches = rows.map((r) => r.cache);
+    slot.feeds = feeds;
+    return true;
+  }
+}
+
+/** Whether the slot's tensors hold exactly these rows' caches (on a device: at their current lengths too). */
+function sameRows(rows: readonly RowPass[], slot: PastSlot, onDevice: boolean): boolean {
+  if (rows.length !== slot.caches.length) return false;
+  for (let b = 0; b < rows.length; b++) {
+    const cache = rows[b]!.cache;
+    if (cache !== slot.caches[b]) return false;
+    if (onDevice && (cache?.length ?? 0) !== slot.lengths[b]) return false;
+  }
+  return true;
 }
 
 /** Rows (by index) of a prefill in groups of similar length that minimise the summed pass cost. */
@@ -356,10 +497,70 @@ export function prefillGroups(lengths: readonly number[]): number[][] {
   return splitByLength(lengths, prefillPassCost);
 }
 
-const ids = new WeakMap<RowCache, number>();
-let nextId = 0;
-function cacheId(c: RowCache): number {
-  let id = ids.get(c);
-  if (id === undefined) ids.set(c, (id = nextId++));
-  return id;
+/**
+ * The decoder graph (named dims batch, past, new, rows), its head either the wanted rows' logits
+ * or their greedy choice. The greedy head works on the float32 logits as chooseToken reads them:
+ * banned ids get −∞ (`ban` [lists, V] gathered by `ban_of` [rows]); `greedy_max` is the row max,
+ * `greedy_first` V − the first id reaching it (ONNX has ArgMax, our graph engine does not: the
+ * max of equal(z, max) · (V − id) finds the lowest such id), `greedy_sum` Σ exp(z − max) in float64.
+ */
+function decoderGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logits' | 'greedy'): Uint8Array {
+  const g = new Graph();
+  const specs = transformerParams(config);
+  const p = Object.fromEntries(specs.map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
+  const hd = headDimOf(config);
+  const past = Array.from({ length: config.nLayers }, (_, i) => ({
+    key: g.input(`past.${i}.key`, dtype, ['batch', config.nKvHeads, 'past', hd]),
+    value: g.input(`past.${i}.value`, dtype, ['batch', config.nKvHeads, 'past', hd]),
+  }));
+  const out = decoderForward(config, p, {
+    inputIds: g.input('input_ids', 'int64', ['batch', 'new']),
+    mask: g.input('mask', dtype, ['batch', 1, 'new', sumDims(['past', 'new'])]),
+    cos: g.input('cos', dtype, ['batch', 1, 'new', hd]),
+    sin: g.input('sin', dtype, ['batch', 1, 'new', hd]),
+    past,
+    logitsAt: g.input('logits_at', 'int64', ['rows', 2]),
+  });
+  // Only the rows' wanted logits (or choices) and the new tokens' keys/values leave the graph: the
+  // past is kept on our side, so copying it back out (present = past ++ new) would be wasted per step.
+  if (head === 'logits') g.output('logits', out.logits);
+  else {
+    const V = config.vocabSize;
+    const ban = gather(g.input('ban', 'float32', ['lists', V]), g.input('ban_of', 'int64', ['rows']), 0);
+    const z: Tensor = add(cast(out.logits, 'float32'), ban); // (rows, V)
+    const max = reduceMax(z, [-1], true);
+    const fromEnd = g.constant(
+      Array.from({ length: V }, (_, i) => V - i),
+      'float32',
+      [V],
+    );
+    g.output('greedy_max', reduceMax(z, [-1]));
+    g.output('greedy_first', reduceMax(mul(cast(equal(z, max), 'float32'), fromEnd), [-1]));
+    g.output('greedy_sum', reduceSum(exp(sub(cast(z, 'float64'), cast(max, 'float64'))), [-1]));
+  }
+  out.fresh.forEach((kv, i) => {
+    g.output(`fresh.${i}.key`, kv.key);
+    g.output(`fresh.${i}.value`, kv.value);
+  });
+  return emitOnnx(g, { name: head === 'logits' ? 'decoder_kv' : 'decoder_kv_greedy' }).bytes;
+}
+
+/** Per row, its greedy choices from the greedy head's outputs (chooseToken's formulas for lse and prob). */
+function greedyPicks(rows: readonly RowPass[], out: Record<string, SessionValue>, V: number): GreedyPicks[] {
+  const max = (out['greedy_max'] as HostTensor).data as Float32Array;
+  const first = (out['greedy_first'] as HostTensor).data as Float32Array;
+  const sum = (out['greedy_sum'] as HostTensor).data as Float64Array;
+  let k = 0;
+  return rows.map((r) => {
+    const n = r.logitsOf.length;
+    const picks: GreedyPicks = { tokens: new Int32Array(n), probs: new Float64Array(n) };
+    for (let w = 0; w < n; w++, k++) {
+      const m = max[k]!;
+      const lse = m === -Infinity ? -Infinity : m + Math.log(sum[k]!);
+      if (lse === -Infinity || Number.isNaN(lse)) throw new SamplingError('bad_input', `chooseToken: the logits row has no finite entry that may be chosen (${V} entries)`);
+      picks.tokens[w] = V - first[k]!;
+      picks.probs[w] = Math.exp(m - lse);
+    }
+    return picks;
+  });
 }

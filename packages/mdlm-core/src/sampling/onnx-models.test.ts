@@ -10,6 +10,7 @@ import { sampleLlada, type LladaOptions } from './llada.js';
 import type { BlockDiffusionModel, CausalModel } from './model.js';
 import { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions } from './onnx-models.js';
 import type { SampleRequest, SampleResult } from './request.js';
+import { chooseToken, GREEDY } from './token.js';
 import { progression, TOY, trainTiny } from './tiny-models.js';
 
 const cfg: TransformerConfig = { vocabSize: TOY.vocab, dModel: 32, nLayers: 2, nHeads: 4, nKvHeads: 2, ffnDim: 64, ropeTheta: 10000, rmsEps: 1e-6 };
@@ -63,6 +64,53 @@ describe('block diffusion on a trained BD3 model', () => {
     const st = await sampleBlockDiffusion(m, rq, { ...bdBase, unmasking: 'low_confidence_static' });
     const fw = (rs: SampleResult[]) => rs.reduce((s, r) => s + r.stats.forwards, 0);
     expect(fw(a)).toBeLessThan(fw(st));
+  });
+
+  it('logitsOf returns those rows of the block; forwardGreedy picks what chooseToken picks from them, per banned list', async () => {
+    for (const opts of [exact, { provider: 'cpu' as const }]) {
+      const m = await OnnxBlockDiffusionModel.create(cfg, bd3, B, opts);
+      const [full, part, greedy] = await Promise.all([m.open(3), m.open(3), m.open(3)]);
+      const M = TOY.mask;
+      const prompts = [progression(1, 2, TERMS, L).slice(0, 8), progression(3, 1, TERMS, L).slice(0, 4), progression(5, 3, TERMS, L).slice(0, 12)];
+      const query = [
+        [M, M, M, M],
+        [5, M, 6, M],
+        [M, 2, 2, 2],
+      ];
+      const wanted = [[0, 1, 2, 3], [1, 3], [0]];
+      const banOf = [[0, 1, 0, 1], [1, 1], [0]];
+      const items = (part: boolean) => prompts.map((p, row) => ({ row, commit: p, query: query[row]!, ...(part ? { logitsOf: wanted[row]!, banOf: banOf[row]! } : {}) }));
+      const all = await full.forward(items(false));
+      const V = TOY.vocab;
+      // The second list bans each of its positions' favourite, so the choice must move elsewhere.
+      const favourite = (row: number, pos: number) => chooseToken(all[row]!.subarray(pos * V, (pos + 1) * V), GREEDY, undefined, { banned: [M] }).token;
+      const banned = [[M], [M, TOY.eos, favourite(0, 1), favourite(0, 3), favourite(1, 1), favourite(1, 3)]];
+      const some = await part.forward(items(true));
+      const picks = await greedy.forwardGreedy!(items(true), banned);
+      expect(picks[0]!.tokens[1]).not.toBe(favourite(0, 1));
+      wanted.forEach((w, row) => {
+        expect(some[row]!.length).toBe(w.length * V);
+        w.forEach((pos, k) => {
+          const want = all[row]!.subarray(pos * V, (pos + 1) * V);
+          expect(Array.from(some[row]!.subarray(k * V, (k + 1) * V))).toEqual(Array.from(want));
+          const c = chooseToken(want, GREEDY, undefined, { banned: banned[banOf[row]![k]!]! });
+          expect(picks[row]!.tokens[k]).toBe(c.token);
+          expect(picks[row]!.probs[k]).toBeCloseTo(c.prob, 12);
+        });
+      });
+      await expect(part.forward([{ row: 0, query: query[0]!, logitsOf: [2, 1] }])).rejects.toThrow(/ascending positions/);
+    }
+  });
+
+  it('greedy decoding with choices made in the model equals reading the logits: tokens and forwards, anchors too', async () => {
+    const m = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { provider: 'cpu' });
+    const rq = requests(16).map((r, i) => (i % 3 === 0 ? { ...r, anchors: [{ at: 5, tokens: [7] }] } : r));
+    for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static'] as const) {
+      const o = { ...bdBase, unmasking, maxNewTokens: 12 };
+      const inModel = await sampleBlockDiffusion(m, rq, o);
+      const fromLogits = await sampleBlockDiffusion(m, rq, { ...o, greedyInModel: false });
+      expect(inModel.map((r) => [r.tokens, r.stats.forwards])).toEqual(fromLogits.map((r) => [r.tokens, r.stats.forwards]));
+    }
   });
 
   it('dynamic with threshold 1.0 equals static', async () => {
@@ -125,7 +173,7 @@ describe('block diffusion on a trained BD3 model', () => {
               .filter((it) => it.query)
               .forEach((it, k) => {
                 const ids = new Set(committed[it.row]!.slice(rq[it.row]!.prompt.length));
-                for (let pos = 0; pos < B; pos++)
+                for (let pos = 0; pos < (it.logitsOf ?? Array(B)).length; pos++)
                   for (const id of ids) {
                     const x = out[k]![pos * TOY.vocab + id]!;
                     out[k]![pos * TOY.vocab + id] = x < 0 ? x * PEN : x / PEN;

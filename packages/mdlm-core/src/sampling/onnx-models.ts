@@ -7,7 +7,7 @@
 import type { TransformerConfig } from '../nn/transformer.js';
 import { SamplingError } from './errors.js';
 import type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel } from './model.js';
-import { type DecoderOptions, OnnxDecoder, PastSlot, type RowCache, type RowPass } from './onnx-decoder.js';
+import { type DecoderOptions, type GreedyBans, OnnxDecoder, PastSlot, type RowCache, type RowPass } from './onnx-decoder.js';
 
 export type Weights = Readonly<Record<string, Float32Array | Float64Array>>;
 
@@ -16,7 +16,36 @@ export interface OnnxModelOptions extends DecoderOptions {
   cache?: 'kv' | 'none';
 }
 
-const range = (start: number, count: number) => Array.from({ length: count }, (_, i) => start + i);
+const range = (start: number, count: number): number[] => {
+  const out = new Array<number>(count);
+  for (let i = 0; i < count; i++) out[i] = start + i;
+  return out;
+};
+
+const shift = (xs: readonly number[], by: number): number[] => xs.map((x) => x + by);
+
+/** The item's banned-list index per wanted position, when it gives them (checked against its wanted count). */
+function banOf(it: BlockItem, wanted: readonly number[]): { banOf?: readonly number[] } {
+  if (it.banOf === undefined) return {};
+  if (it.banOf.length !== wanted.length) throw new SamplingError('bad_input', `block model: row ${it.row} gives ${it.banOf.length} banned-list indices for ${wanted.length} wanted positions`);
+  return { banOf: it.banOf };
+}
+
+const ALL_POSITIONS = new Map<number, readonly number[]>();
+
+/** A query item's wanted block positions, checked: ascending, inside the block (default all). */
+function queryLogits(it: BlockItem, B: number): readonly number[] {
+  if (it.logitsOf === undefined) {
+    let all = ALL_POSITIONS.get(B);
+    if (!all) ALL_POSITIONS.set(B, (all = range(0, B)));
+    return all;
+  }
+  it.logitsOf.forEach((p, k) => {
+    if (!(Number.isInteger(p) && p >= 0 && p < B && (k === 0 || p > it.logitsOf![k - 1]!)))
+      throw new SamplingError('bad_input', `block model: row ${it.row} asks logits of positions [${it.logitsOf!.join(', ')}], not ascending positions of a block of ${B}`);
+  });
+  return it.logitsOf;
+}
 
 /** Per-row state of either cache mode: the K/V cache, or the committed tokens to re-run. */
 class Rows {
@@ -56,30 +85,43 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
     const B = this.blockLength;
     // Block-causal over the new tokens; they start on a block boundary because caches hold whole blocks.
     const blockCausal = (i: number, j: number) => Math.floor(j / B) <= Math.floor(i / B);
+    const toPasses = (items: readonly BlockItem[]) => {
+      const passes: RowPass[] = [];
+      const queried: boolean[] = [];
+      for (const it of items) {
+        rows.checkRow(it.row);
+        const commit = it.commit ?? [];
+        if (commit.length % B !== 0) throw new SamplingError('bad_input', `block model: row ${it.row} commits ${commit.length} tokens, not whole blocks of ${B}`);
+        if (it.query && it.query.length !== B) throw new SamplingError('bad_input', `block model: row ${it.row} queries ${it.query.length} tokens, a block is ${B}`);
+        const query = it.query ?? [];
+        const wanted = it.query ? queryLogits(it, B) : [];
+        queried.push(it.query !== undefined);
+        if (this.cache === 'kv') {
+          const cache = rows.caches[it.row]!;
+          const tokens = commit.length ? [...commit, ...query] : query;
+          passes.push({ cache, tokens, positions: range(cache.length, tokens.length), allowed: blockCausal, keep: commit.length, logitsOf: shift(wanted, commit.length), ...banOf(it, wanted) });
+        } else {
+          const h = rows.history[it.row]!;
+          h.push(...commit);
+          if (!it.query) continue;
+          const tokens = [...h, ...query];
+          passes.push({ cache: null, tokens, positions: range(0, tokens.length), allowed: blockCausal, keep: 0, logitsOf: shift(wanted, h.length), ...banOf(it, wanted) });
+        }
+      }
+      // Items without a query give no result (kv: their pass only commits; none: they have no pass).
+      const answered = <R>(out: R[]): R[] => (this.cache === 'kv' ? out.filter((_, k) => queried[k]) : out);
+      return { passes, answered };
+    };
+    let bans: GreedyBans | undefined;
     return {
       forward: async (items: readonly BlockItem[]) => {
-        const passes: RowPass[] = [];
-        for (const it of items) {
-          rows.checkRow(it.row);
-          const commit = it.commit ?? [];
-          if (commit.length % B !== 0) throw new SamplingError('bad_input', `block model: row ${it.row} commits ${commit.length} tokens, not whole blocks of ${B}`);
-          if (it.query && it.query.length !== B) throw new SamplingError('bad_input', `block model: row ${it.row} queries ${it.query.length} tokens, a block is ${B}`);
-          const query = it.query ?? [];
-          if (this.cache === 'kv') {
-            const cache = rows.caches[it.row]!;
-            const tokens = [...commit, ...query];
-            passes.push({ cache, tokens, positions: range(cache.length, tokens.length), allowed: blockCausal, keep: commit.length, logitsOf: range(commit.length, query.length) });
-          } else {
-            const h = rows.history[it.row]!;
-            h.push(...commit);
-            if (!it.query) continue;
-            const tokens = [...h, ...query];
-            passes.push({ cache: null, tokens, positions: range(0, tokens.length), allowed: blockCausal, keep: 0, logitsOf: range(h.length, B) });
-          }
-        }
-        if (passes.length === 0) return [];
-        const out = await this.decoder.run(passes, rows.slot);
-        return out.filter((_, k) => passes[k]!.logitsOf.length > 0);
+        const { passes, answered } = toPasses(items);
+        return passes.length === 0 ? [] : answered(await this.decoder.run(passes, rows.slot));
+      },
+      forwardGreedy: async (items: readonly BlockItem[], banned: readonly (readonly number[])[]) => {
+        if (bans?.lists !== banned) bans = { lists: banned };
+        const { passes, answered } = toPasses(items);
+        return passes.length === 0 ? [] : answered(await this.decoder.runGreedy(passes, bans, rows.slot));
       },
       close: () => rows.slot.clear(),
     };
