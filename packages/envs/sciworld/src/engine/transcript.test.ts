@@ -54,7 +54,7 @@ describe('action feedback', () => {
     [0, 'You teleport to the kitchen.'],
     [1, 'The fridge is now open.'],
     [2, 'The fridge is already open.'],
-    [3, 'a fridge. The fridge door is open. In the fridge is: a wood cup (containing a substance called orange juice).'],
+    [3, 'a fridge. The fridge door is open. In the fridge is: a wood cup (containing orange juice).'],
     [4, 'The fridge is now closed.'],
     [6, 'You move the tin cup to the inventory.'],
     [7, "That can't be moved there, because the fridge isn't open."],
@@ -90,6 +90,17 @@ describe('doors, teleport and help without simplifications', () => {
     expect(out[4]!.observation).toBe(
       'Possible actions: \n\tactivate OBJ\n\tclose OBJ\n\tconnect OBJ to OBJ\n\tdeactivate OBJ\n\tdisconnect OBJ\n\tdunk OBJ in OBJ\n\teat OBJ\n\tflush OBJ\n\tfocus on OBJ\n\tgo OBJ\n\tinventory\n\tlook around\n\tlook at OBJ\n\tlook in OBJ\n\tmix OBJ\n\tmove OBJ to OBJ\n\topen OBJ\n\tpick up OBJ\n\tpour OBJ in OBJ\n\tput down OBJ\n\tread OBJ\n\treset task\n\ttask\n\tuse OBJ on OBJ\n\twait\n\twait1\n',
     );
+  });
+});
+
+describe('listings as ScienceWorld writes them (recorded)', () => {
+  it('foods are named bare, and an open drawer is listed by its name alone', () => {
+    const { out } = play('melt', 11, 'easy', ['teleport to kitchen', 'open fridge', 'look at fridge', 'open cupboard', 'open drawer', '0', 'look at cupboard', 'look at drawer', '0']);
+    expect(out[2]!.observation).toBe('a fridge. The fridge door is open. In the fridge is: chocolate, a wood cup (containing orange juice).');
+    expect(out[6]!.observation).toBe(
+      'a cupboard. The cupboard door is open. In the cupboard is: a ceramic cup (containing nothing), a drawer, a metal pot (containing nothing), a tin cup (containing nothing).',
+    );
+    expect(out[8]!.observation).toBe('a drawer. In the drawer is: \n\tnothing');
   });
 });
 

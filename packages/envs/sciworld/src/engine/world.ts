@@ -284,6 +284,12 @@ export class World {
       default:
         break;
     }
+    if (k.listedByName) {
+      if (!detailed) return article(name);
+      if (!o.isOpen) return `${article(name)}. The ${name} is closed.`;
+      const items = this.sortedContents(o).map((c) => `\t${this.describe(c, true)}\n`);
+      return `${article(name)}. In the ${name} is: \n${items.length ? items.join('') : '\tnothing'}`;
+    }
     if (k.incline) return this.describeIncline(o, name);
     if (k.definite) return `the ${name}`;
     const onOff = k.showsOnOff ? `, which is turned ${o.isOn ? 'on' : 'off'}` : '';

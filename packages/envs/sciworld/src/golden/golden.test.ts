@@ -12,8 +12,8 @@ const FLOORS: Record<'descriptions' | 'startRooms' | 'startObservations' | 'room
   rooms: 1078,
   roomsUpToTieOrder: 1178,
   wholeTasks: 15,
-  transcriptSteps: 454,
-  wholeTranscripts: 21,
+  transcriptSteps: 461,
+  wholeTranscripts: 23,
   transcriptsWon: 34,
 };
 

@@ -44,6 +44,8 @@ export interface KindDef {
   incline?: boolean;
   /** Described by its `shown` text alone (books: "A book (Beowulf) titled Beowulf by Beowulf poet"). */
   verbatim?: boolean;
+  /** Listings show only "a NAME"; `look at` adds what is in it or that it is closed. */
+  listedByName?: boolean;
   /** Described with "the" and nothing else ("the ground"). */
   definite?: boolean;
   /** Refills itself with this material on every tick when it holds none (fountains). */
@@ -93,7 +95,8 @@ export const KINDS = {
   ground: { category: 'furniture', holds: 'on', movable: false, definite: true, heat: 'soil' },
   'bee hive': { category: 'furniture', holds: 'in', movable: false, openable: true, heat: 'wood' },
   cupboard: cupboardLike,
-  drawer: cupboardLike,
+  /** Listed by its name alone, open or closed (ScienceWorld's Drawer); `look at` shows its contents. */
+  drawer: { ...cupboardLike, listedByName: true },
   closet: cupboardLike,
   // appliances
   sink: { category: 'device', holds: 'in', activatable: true, waterSource: true, movable: false, showsOnOff: true, heat: 'steel' },

@@ -26,6 +26,7 @@ export const MATERIALS = {
   air: { thermalConductivity: 0.01, names: { solid: 'solid air', liquid: 'liquid air', gas: 'air' }, state: 'gas', meltingPoint: -215, boilingPoint: -194, combustionPoint: NEVER, conductive: false },
   water: { thermalConductivity: 0.5, names: { solid: 'ice', liquid: 'water', gas: 'steam' }, state: 'liquid', meltingPoint: 0, boilingPoint: 100, combustionPoint: NEVER, conductive: false },
   'orange juice': {
+    bare: true,
     thermalConductivity: 0.5,
     names: { solid: 'solid orange juice', liquid: 'orange juice', gas: 'gaseous orange juice' },
     state: 'liquid',
@@ -35,6 +36,7 @@ export const MATERIALS = {
     conductive: false,
   },
   'apple juice': {
+    bare: true,
     thermalConductivity: 0.5,
     names: { solid: 'solid apple juice', liquid: 'apple juice', gas: 'gaseous apple juice' },
     state: 'liquid',
@@ -44,6 +46,7 @@ export const MATERIALS = {
     conductive: false,
   },
   chocolate: {
+    bare: true,
     thermalConductivity: 0.5,
     names: { solid: 'chocolate', liquid: 'liquid chocolate', gas: 'gaseous chocolate' },
     state: 'solid',
@@ -63,6 +66,7 @@ export const MATERIALS = {
     conductive: false,
   },
   'ice cream': {
+    bare: true,
     thermalConductivity: 0.5,
     names: { solid: 'ice cream', liquid: 'liquid ice cream', gas: 'gaseous ice cream' },
     state: 'solid',
@@ -130,7 +134,7 @@ export const MATERIALS = {
   paint: { thermalConductivity: 0.2, bare: true, state: 'liquid', meltingPoint: -10, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
   /** Products of the chemistry-mix recipes that are not a named substance (dough, smores, sandwiches …). */
   mixture: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
-  flour: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 400, conductive: false },
+  flour: { bare: true, thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 400, conductive: false },
   /** ScienceWorld's MetalProp, the use-thermometer task's "unknown substance B" (shown bare). */
   'unknown metal': { bare: true, state: 'solid', meltingPoint: 1000, boilingPoint: 2000, combustionPoint: NEVER, conductive: true },
   // Materials of solid objects (never change state in this engine: only substances do).
