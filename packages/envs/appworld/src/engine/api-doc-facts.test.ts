@@ -1,17 +1,23 @@
 // The registry against AppWorld's API docs (api-docs.facts.txt: every API's method, path and success
-// response shape, read from AppWorld's published docs): all 457 APIs carry the real route, and every
-// declared response shape equals the real one (keys, key order, nesting, leaf types) except the
-// deviations listed below, each with its reason and, where the recordings allow, its evidence.
+// response shape; api-params.facts.txt: every parameter's type, required, default and constraints;
+// both read from AppWorld's published docs): all 457 APIs carry the real route, every declared
+// response shape equals the real one (keys, key order, nesting, leaf types) and every parameter the
+// real one, except the deviations listed below, each with its reason and, where possible, its evidence.
 import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { sharedDataFiles } from '@diffworld/env-core';
 import { describe, expect, it } from 'vitest';
-import { ApiDocFactsError, parseApiDocFacts, parseShape, shapeDifferences } from './api-doc-facts.js';
+import { ApiDocFactsError, paramDifferences, parseApiDocFacts, parseApiParamFacts, parseShape, shapeDifferences } from './api-doc-facts.js';
+import { constraintTexts, pyFloat } from './constraint-text.js';
 import { API_REGISTRY } from './registry.js';
 import type { Json } from './types.js';
+import { allParams } from './validate.js';
 import { sharedTemplate } from './world.js';
 
 const FACTS = parseApiDocFacts(readFileSync(resolve(__dirname, 'api-docs.facts.txt'), 'utf8'));
+const PARAMS = parseApiParamFacts(readFileSync(resolve(__dirname, 'api-params.facts.txt'), 'utf8'));
+const SIGNATURES = resolve(__dirname, '../../../../../../shared/data/appworld-apis.json');
+const signaturesPresent = sharedDataFiles(`${dirname(SIGNATURES)}/`, [basename(SIGNATURES)], "AppWorld's published API signatures") !== undefined;
 const RECORDED = resolve(__dirname, '../../../../../../shared/data/paper/appworld/recorded_tool_calls.json');
 const recordedPresent = sharedDataFiles(`${dirname(RECORDED)}/`, [basename(RECORDED)], "the paper's recorded AppWorld tool calls") !== undefined;
 
@@ -123,5 +129,103 @@ describe("the registry against AppWorld's API docs", () => {
       }
     }
     expect(songs).toBeGreaterThan(20);
+  });
+});
+
+/**
+ * Parameters where this engine knowingly differs from the docs, as `<app>.<api>` → the differences.
+ * Both follow AppWorld's published signatures (`apis.pyi`), which the signatures test holds:
+ * repeat_days is `list[Literal[weekdays]]` there (validated here; the docs list no constraint), and
+ * update_transaction's description is `str | None` there though the docs mark it required.
+ */
+const WEEKDAYS = "value in ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']";
+const PARAM_DEVIATIONS: Record<string, string[]> = {
+  'phone.create_alarm': [`repeat_days: constraints ["${WEEKDAYS}"] vs []`],
+  'phone.update_alarm': [`repeat_days: constraints ["${WEEKDAYS}"] vs []`],
+  'venmo.update_transaction': ['description: required false vs true'],
+};
+
+describe('api doc facts: parameters', () => {
+  it("renders constraints as AppWorld's docs write them", () => {
+    expect([1, 0, 20, 1e15, 1e16, 2 ** 63, 0.01, 1e-5].map(pyFloat)).toEqual(['1.0', '0.0', '20.0', '1000000000000000.0', '1e+16', '9.223372036854776e+18', '0.01', '1e-05']);
+    expect(
+      constraintTexts([
+        { kind: 'min', value: 1 },
+        { kind: 'max', value: 20 },
+      ]),
+    ).toEqual(['value >= 1.0, <= 20.0']);
+    expect(constraintTexts([{ kind: 'exclusiveMin', value: 0 }])).toEqual(['value > 0.0']);
+    expect(constraintTexts([{ kind: 'minLength', value: 10 }, { kind: 'maxLength', value: 10 }, { kind: 'email' }])).toEqual(['length >= 10, <= 10', 'value is email address']);
+    expect(constraintTexts([{ kind: 'enum', values: ['a', 'b'] }])).toEqual(["value in ['a', 'b']"]);
+  });
+
+  it('parses parameter lines and refuses malformed ones, naming the line', () => {
+    const m = parseApiParamFacts('# c\nx.y\n  a s* {length >= 1}\n  b i =5 {value >= 1.0, <= 20.0}\n  c ls\nx.z\n');
+    expect(m.get('x.y')).toEqual([
+      { name: 'a', type: 'string', required: true, default: null, constraints: ['length >= 1'] },
+      { name: 'b', type: 'integer', required: false, default: 5, constraints: ['value >= 1.0, <= 20.0'] },
+      { name: 'c', type: 'list[string]', required: false, default: null, constraints: [] },
+    ]);
+    expect(m.get('x.z')).toEqual([]);
+    expect(() => parseApiParamFacts('  a s')).toThrow('line 1: a parameter before any API');
+    expect(() => parseApiParamFacts('x.y\n  a q')).toThrow('line 2: bad parameter line a q');
+    expect(() => parseApiParamFacts('x.y\n  a s =nope')).toThrow('line 2: bad default nope');
+    expect(() => parseApiParamFacts('x.y\n  a s\n  a s')).toThrow('line 3: duplicate parameter a');
+  });
+
+  it('finds missing, extra and differing parameters', () => {
+    const real = parseApiParamFacts('x.y\n  a s*\n  b i =5 {value >= 1.0}\n').get('x.y')!;
+    expect(
+      paramDifferences(real, [
+        { name: 'a', type: 'string', required: true, description: '' },
+        { name: 'b', type: 'integer', required: false, description: '', default: 5, constraints: [{ kind: 'min', value: 1 }] },
+      ]),
+    ).toEqual([]);
+    expect(
+      paramDifferences(real, [
+        { name: 'a', type: 'integer', required: false, description: '', default: 2 },
+        { name: 'c', type: 'string', required: false, description: '' },
+      ]),
+    ).toEqual(['a: type integer vs string', 'a: required false vs true', 'b: missing', 'c: not in AppWorld']);
+  });
+
+  it('the parameter facts cover the 457 APIs of the registry', () => {
+    expect([...PARAMS.keys()].map((k) => k.replace('.', '__')).sort()).toEqual([...API_REGISTRY.keys()].sort());
+  });
+
+  it.skipIf(!signaturesPresent)("the parameter facts name exactly the parameters of AppWorld's published signatures", () => {
+    const real = JSON.parse(readFileSync(SIGNATURES, 'utf8')) as Record<string, Record<string, { params: [string, string][] }>>;
+    for (const [key, params] of PARAMS) {
+      const [app, api] = key.split('.') as [string, string];
+      expect(params.map((p) => p.name).sort(), key).toEqual(real[app]![api]!.params.map(([n]) => n).sort());
+    }
+  });
+
+  it("every parameter's type, required, default and constraints equal AppWorld's docs, but for the listed deviations", () => {
+    const found: Record<string, string[]> = {};
+    let params = 0;
+    for (const [key, real] of PARAMS) {
+      params += real.length;
+      const d = paramDifferences(real, allParams(API_REGISTRY.get(key.replace('.', '__'))!));
+      if (d.length) found[key] = d;
+    }
+    console.log(
+      `appworld parameters: ${PARAMS.size - Object.keys(found).length}/${PARAMS.size} APIs equal AppWorld's docs in every parameter (${params} parameters); ${Object.keys(found).length} listed deviations`,
+    );
+    expect(found).toEqual(PARAM_DEVIATIONS);
+  });
+
+  it("api_docs shows each parameter's default and constraints as AppWorld's docs do", () => {
+    const s = sharedTemplate().open({ supervisorId: 1 });
+    const doc = (app: string, api: string) =>
+      Object.fromEntries(
+        (s.callTool('api_docs__show_api_doc', { app_name: app, api_name: api }).body as { parameters: { name: string; default: Json; constraints: string[] }[] }).parameters.map((p) => [p.name, p]),
+      );
+    expect(doc('amazon', 'add_payment_card').card_number).toMatchObject({ constraints: ['value >= 1000000000000000.0, < 1e+16'] });
+    expect(doc('venmo', 'create_transaction').amount).toMatchObject({ constraints: ['value > 0.0'] });
+    expect(doc('phone', 'create_alarm').snooze_minutes).toMatchObject({ default: 15, constraints: ['value >= 0.0'] });
+    expect(doc('file_system', 'show_directory').directory_path).toMatchObject({ default: '/', constraints: ['length >= 1'] });
+    expect(doc('todoist', 'show_projects').page_limit).toMatchObject({ default: 5, constraints: ['value >= 1.0, <= 9.223372036854776e+18'] });
+    s.close();
   });
 });

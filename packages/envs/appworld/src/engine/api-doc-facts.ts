@@ -4,7 +4,8 @@
 // `{}` any object, and the leaves `s` string, `n` number, `b` boolean, `z` null. The facts were read
 // from AppWorld's published API docs (`data/api_docs/standard/<app>.json`, `response_schemas.success`);
 // names, routes and keys only, no descriptions. Tests hold the registry to them.
-import type { ApiDef, Json } from './types.js';
+import { constraintTexts } from './constraint-text.js';
+import type { ApiDef, Json, ParamDef, ParamType } from './types.js';
 
 export interface ApiDocFact {
   app: string;
@@ -123,4 +124,83 @@ export function shapeDifferences(real: Json, declared: Json, path = '$'): string
     return out;
   }
   return [];
+}
+
+/** One parameter as AppWorld's API docs list it. */
+export interface ParamFact {
+  name: string;
+  type: ParamType;
+  required: boolean;
+  /** The default, null where the docs show none (JSON has no 64-bit ints: 9223372036854775807 reads as 2^63). */
+  default: Json;
+  /** AppWorld's constraint strings, e.g. "value >= 1.0, <= 20.0". */
+  constraints: string[];
+}
+
+const PARAM_TYPES: Record<string, ParamType> = {
+  s: 'string',
+  i: 'integer',
+  n: 'number',
+  b: 'boolean',
+  ls: 'list[string]',
+  ln: 'list[number]',
+  u: 'number | integer | string',
+};
+
+/** Parses the parameter facts (api-params.facts.txt): `<app>.<api>` lines, each followed by its parameter lines. */
+export function parseApiParamFacts(text: string): Map<string, ParamFact[]> {
+  const out = new Map<string, ParamFact[]>();
+  let current: ParamFact[] | null = null;
+  text.split('\n').forEach((raw, n) => {
+    if (!raw.trim() || raw.startsWith('#')) return;
+    if (!raw.startsWith(' ')) {
+      const name = raw.trim();
+      if (!/^[a-z_]+\.[a-z0-9_]+$/.test(name)) throw new ApiDocFactsError(n + 1, `bad API name ${name}`);
+      if (out.has(name)) throw new ApiDocFactsError(n + 1, `duplicate API ${name}`);
+      current = [];
+      out.set(name, current);
+      return;
+    }
+    if (!current) throw new ApiDocFactsError(n + 1, 'a parameter before any API');
+    const m = /^\s+(\w+) (s|i|n|b|ls|ln|u)(\*?)(?: =(.*?))?(?: \{(.*)\})?$/.exec(raw);
+    if (!m) throw new ApiDocFactsError(n + 1, `bad parameter line ${raw.trim()}`);
+    let def: Json = null;
+    if (m[4] !== undefined) {
+      try {
+        def = JSON.parse(m[4]) as Json;
+      } catch {
+        throw new ApiDocFactsError(n + 1, `bad default ${m[4]}`);
+      }
+    }
+    if ((current as ParamFact[]).some((p) => p.name === m[1])) throw new ApiDocFactsError(n + 1, `duplicate parameter ${m[1]}`);
+    (current as ParamFact[]).push({ name: m[1]!, type: PARAM_TYPES[m[2]!]!, required: m[3] === '*', default: def, constraints: m[5] ? m[5].split('; ') : [] });
+  });
+  return out;
+}
+
+/** AppWorld's 64-bit int maximum: defaults at or above 2^53 stand for it on both sides. */
+const sameDefault = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b) || (typeof a === 'number' && typeof b === 'number' && a >= 2 ** 53 - 1 && b >= 2 ** 53 - 1);
+
+/**
+ * Where an API's parameters differ from AppWorld's docs, by name: missing or extra parameters, type,
+ * required, default and the constraint strings as api_docs renders them (`constraintTexts`).
+ */
+export function paramDifferences(real: readonly ParamFact[], ours: readonly ParamDef[]): string[] {
+  const out: string[] = [];
+  const byName = new Map(ours.map((p) => [p.name, p]));
+  for (const r of real) {
+    const o = byName.get(r.name);
+    if (!o) {
+      out.push(`${r.name}: missing`);
+      continue;
+    }
+    if (o.type !== r.type) out.push(`${r.name}: type ${o.type} vs ${r.type}`);
+    if (o.required !== r.required) out.push(`${r.name}: required ${o.required} vs ${r.required}`);
+    if (!r.required && !sameDefault(o.default ?? null, r.default)) out.push(`${r.name}: default ${JSON.stringify(o.default ?? null)} vs ${JSON.stringify(r.default)}`);
+    const oc = constraintTexts(o.constraints);
+    if (JSON.stringify(oc) !== JSON.stringify(r.constraints)) out.push(`${r.name}: constraints ${JSON.stringify(oc)} vs ${JSON.stringify(r.constraints)}`);
+  }
+  const known = new Set(real.map((r) => r.name));
+  for (const o of ours) if (!known.has(o.name)) out.push(`${o.name}: not in AppWorld`);
+  return out;
 }

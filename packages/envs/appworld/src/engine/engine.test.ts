@@ -161,7 +161,11 @@ describe('app behaviour', () => {
     const { s, token } = session();
     const t = token('file_system');
     const home = `/home/${sup.first_name.toLowerCase()}/`;
-    const top = body<string[]>(s.callTool('file_system__show_directory', { access_token: t, recursive: false }));
+    // Without a path the listing starts at the root (AppWorld's default "/"), whose only child is /home/.
+    expect(body<string[]>(s.callTool('file_system__show_directory', { access_token: t, recursive: false }))).toEqual(['/home/']);
+    expect(body<string[]>(s.callTool('file_system__show_directory', { access_token: t, directory_path: '/home/', recursive: false }))).toEqual([home]);
+    expect(body<string[]>(s.callTool('file_system__show_directory', { access_token: t }))).toContain(`${home}documents/`);
+    const top = body<string[]>(s.callTool('file_system__show_directory', { access_token: t, directory_path: '~/', recursive: false }));
     expect(top).toContain(`${home}documents/`);
     expect(s.callTool('file_system__create_directory', { access_token: t, directory_path: '~/tmp' }).ok).toBe(true);
     expect(s.callTool('file_system__create_file', { access_token: t, file_path: '~/tmp/a.txt', content: 'hi' }).ok).toBe(true);

@@ -53,6 +53,15 @@ export const PAGING: readonly ParamDef[] = [
   }),
 ];
 
+/** page_limit without the 20 cap, as a few AppWorld listings have it (bounded by its 64-bit int: 9.223372036854776e+18). */
+export const PAGE_LIMIT_UNCAPPED: ParamDef = {
+  ...PAGING[1]!,
+  constraints: [
+    { kind: 'min', value: 1 },
+    { kind: 'max', value: 2 ** 63 }, // 9223372036854775807 as a float, what the docs print
+  ],
+};
+
 export function sortBy(defaultSort: string | null): ParamDef {
   return opt.str('sort_by', { desc: 'The attribute to sort the results by, prefixed with + (ascending) or - (descending).', default: defaultSort });
 }

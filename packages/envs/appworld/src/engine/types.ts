@@ -10,6 +10,9 @@ export type ParamType = 'string' | 'integer' | 'number' | 'boolean' | 'list[stri
 export type Constraint =
   | { kind: 'min'; value: number }
   | { kind: 'max'; value: number }
+  /** Strict bounds (AppWorld's `value > 0.0`, `< 1e+16`). */
+  | { kind: 'exclusiveMin'; value: number }
+  | { kind: 'exclusiveMax'; value: number }
   | { kind: 'minLength'; value: number }
   | { kind: 'maxLength'; value: number }
   | { kind: 'enum'; values: readonly string[] }

@@ -54,6 +54,8 @@ function checkConstraints(p: ParamDef, v: Json): string[] {
   for (const c of p.constraints ?? []) {
     if (c.kind === 'min' && typeof v === 'number' && v < c.value) errors.push(`ensure this value is greater than or equal to ${c.value}`);
     if (c.kind === 'max' && typeof v === 'number' && v > c.value) errors.push(`ensure this value is less than or equal to ${c.value}`);
+    if (c.kind === 'exclusiveMin' && typeof v === 'number' && v <= c.value) errors.push(`ensure this value is greater than ${c.value}`);
+    if (c.kind === 'exclusiveMax' && typeof v === 'number' && v >= c.value) errors.push(`ensure this value is less than ${c.value}`);
     if (c.kind === 'minLength' && typeof v === 'string' && v.length < c.value) errors.push(`ensure this value has at least ${c.value} characters`);
     if (c.kind === 'maxLength' && typeof v === 'string' && v.length > c.value) errors.push(`ensure this value has at most ${c.value} characters`);
     if (c.kind === 'enum' && Array.isArray(v)) {

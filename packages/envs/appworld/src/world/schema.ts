@@ -74,7 +74,7 @@ CREATE TABLE contacts (id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL, first_
   work_address TEXT NOT NULL DEFAULT '', created_at TEXT NOT NULL);
 CREATE TABLE text_messages (id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, receiver_id INTEGER NOT NULL, message TEXT NOT NULL, sent_at TEXT NOT NULL);
 CREATE TABLE voice_messages (id INTEGER PRIMARY KEY, sender_id INTEGER NOT NULL, receiver_id INTEGER NOT NULL, message TEXT NOT NULL, sent_at TEXT NOT NULL);
-CREATE TABLE alarms (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, time TEXT NOT NULL, repeat_days TEXT NOT NULL, label TEXT NOT NULL,
+CREATE TABLE alarms (id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, time TEXT NOT NULL, repeat_days TEXT NOT NULL, label TEXT,
   enabled INTEGER NOT NULL, snooze_minutes INTEGER NOT NULL, vibration INTEGER NOT NULL, created_at TEXT NOT NULL);
 
 CREATE TABLE fs_entries (id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL, path TEXT NOT NULL, type TEXT NOT NULL,

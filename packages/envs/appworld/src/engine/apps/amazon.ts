@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { declarer, me, notFound, ok, optBool, optNum, optStr, str } from '../define.js';
 import { pageOf } from '../listing.js';
 import { rankByQuery, rankedPage as listing } from '../ranked.js';
-import { EMAIL, opt, PAGING, req, sortBy } from '../params.js';
+import { EMAIL, opt, PAGE_LIMIT_UNCAPPED, PAGING, req, sortBy } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args, type Json } from '../types.js';
 import { AMAZON_PRICING, RELATIVE_SIZES } from '../../world/amazon.js';
 import { accountApis, userById } from './common.js';
@@ -455,11 +455,7 @@ const apis: ApiDef[] = [
       auth: false,
       description: 'Search product types present in the database.',
       response: ['string'],
-      params: [
-        opt.str('query', { default: '' }),
-        opt.int('page_index', { default: 0, constraints: [{ kind: 'min', value: 0 }] }),
-        opt.int('page_limit', { default: 5, constraints: [{ kind: 'min', value: 1 }] }),
-      ],
+      params: [opt.str('query', { default: '' }), opt.int('page_index', { default: 0, constraints: [{ kind: 'min', value: 0 }] }), PAGE_LIMIT_UNCAPPED],
     },
     (ctx, a) => {
       const types = rankByQuery(
@@ -754,7 +750,7 @@ const apis: ApiDef[] = [
         req.int('zip_code', {
           constraints: [
             { kind: 'min', value: 10000 },
-            { kind: 'max', value: 99999 },
+            { kind: 'exclusiveMax', value: 100000 },
           ],
         }),
       ],

@@ -6,7 +6,8 @@ import { rankByQuery } from '../ranked.js';
 import { opt, PAGING, req } from '../params.js';
 import { routed } from '../routes.js';
 import { allParams } from '../validate.js';
-import { ApiError, type ApiDef, type Constraint, type Json, type ParamDef } from '../types.js';
+import { constraintTexts } from '../constraint-text.js';
+import { ApiError, type ApiDef, type Json, type ParamDef } from '../types.js';
 
 export const APP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   api_docs: 'An app to search and explore API documentation.',
@@ -21,23 +22,6 @@ export const APP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   simple_note: 'A note-taking app to create and manage notes',
   todoist: 'A task management app to manage todo lists and collaborate on them with others.',
 };
-
-function constraintText(c: Constraint): string {
-  switch (c.kind) {
-    case 'min':
-      return `value >= ${c.value}`;
-    case 'max':
-      return `value <= ${c.value}`;
-    case 'minLength':
-      return `length >= ${c.value}`;
-    case 'maxLength':
-      return `length <= ${c.value}`;
-    case 'enum':
-      return `value in [${c.values.map((v) => `'${v}'`).join(', ')}]`;
-    case 'email':
-      return 'value is email address';
-  }
-}
 
 // AppWorld's order: required first; within each group others, then page_index, page_limit, sort_by, access_token.
 const TAIL = ['page_index', 'page_limit', 'sort_by', 'access_token'];
@@ -68,7 +52,7 @@ export function apiDoc(api: ApiDef): Json {
       required: p.required,
       description: p.description,
       default: p.required ? null : (p.default ?? null),
-      constraints: (p.constraints ?? []).map(constraintText),
+      constraints: constraintTexts(p.constraints),
     })),
     // The declared success shape of the same ApiDef the dispatcher runs (engine/response-schema.ts checks bodies against it).
     response_schemas: { success: api.response ?? {}, failure: { message: 'string' } },

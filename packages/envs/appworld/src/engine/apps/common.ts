@@ -182,13 +182,16 @@ export function accountApis(app: string, { verification, profileAuth = false, ex
       {
         auth: profileAuth,
         description: 'Show public profile information of a user.',
-        params: [ident()],
+        // Optional in AppWorld's docs: without it, an app that knows the caller (venmo) shows the caller.
+        params: [opt.str(idField, byPhone ? {} : { constraints: EMAIL })],
         response: { first_name: 'string', last_name: 'string', [idField]: byPhone ? 'string' : 'user@example.com', registered_at: '2019-01-01T00:00:00', ...extras?.profile?.response },
       },
       (ctx, a) => {
-        const u = accountUser(ctx, app, str(a, idField));
+        const self = a[idField] == null && ctx.userId !== null ? userById(ctx, ctx.userId) : undefined;
+        const ident = self ? String(self[idField as 'email' | 'phone_number']) : str(a, idField);
+        const u = accountUser(ctx, app, ident);
         if (!u) throw new ApiError(422, 'The user does not exist.');
-        return { first_name: u.first_name, last_name: u.last_name, [idField]: str(a, idField), registered_at: u.created_at, ...extras?.profile?.view(ctx, u.id) } as Json;
+        return { first_name: u.first_name, last_name: u.last_name, [idField]: ident, registered_at: u.created_at, ...extras?.profile?.view(ctx, u.id) } as Json;
       },
     ),
   ];

@@ -25,7 +25,8 @@ export function homeOf(ctx: ApiContext, userId: number): string {
 }
 
 /** Absolute, normalized path; `~` is the caller's home. Directories get a trailing slash. */
-function resolve(ctx: ApiContext, raw: string, kind: 'file' | 'directory', param = kind === 'file' ? 'file_path' : 'directory_path'): string {
+/** An absolute path inside the caller's home (`~` expanded); with `ancestors`, the directories above it (/, /home/) too, for listings. */
+function resolve(ctx: ApiContext, raw: string, kind: 'file' | 'directory', param = kind === 'file' ? 'file_path' : 'directory_path', ancestors = false): string {
   const home = homeOf(ctx, me(ctx));
   let p = raw.trim();
   if (p === '~' || p.startsWith('~/')) p = home + p.slice(2);
@@ -33,6 +34,7 @@ function resolve(ctx: ApiContext, raw: string, kind: 'file' | 'directory', param
   const parts = p.split('/').filter((s) => s !== '' && s !== '.');
   if (parts.includes('..')) throw new ApiError(422, `The path "${raw}" must not contain "..".`);
   const norm = '/' + parts.join('/') + (kind === 'directory' && parts.length ? '/' : '');
+  if (ancestors && kind === 'directory' && home.startsWith(norm)) return norm;
   if (!(norm + (kind === 'file' ? '' : '')).startsWith(home) && norm !== home.slice(0, -1))
     throw new ApiError(401, `You are not authorized to access the path "${raw}"; your home directory is ${home}.`);
   if (kind === 'file') requireExtension(norm.replace(/\/+$/, ''), param);
@@ -85,7 +87,7 @@ const apis: ApiDef[] = [
     {
       description: 'Show a list of files and/or sub-directories, optionally recursively, in a directory.',
       params: [
-        opt.str('directory_path', { default: '~/' }),
+        opt.str('directory_path', { default: '/', constraints: [{ kind: 'minLength', value: 1 }] }),
         opt.str('substring', { desc: 'Only entries whose name contains this substring.' }),
         opt.str('entry_type', { default: 'all', constraints: [{ kind: 'enum', values: ['all', 'files', 'directories'] }] }),
         opt.bool('recursive', { default: true }),
@@ -93,15 +95,21 @@ const apis: ApiDef[] = [
       response: ['string'],
     },
     (ctx, a) => {
-      const dir = resolve(ctx, optStr(a, 'directory_path') ?? '~/', 'directory');
-      requireDir(ctx, dir, str(a, 'directory_path'));
+      const dir = resolve(ctx, optStr(a, 'directory_path') ?? '/', 'directory', 'directory_path', true);
       const recursive = optBool(a, 'recursive') !== false;
       const type = optStr(a, 'entry_type') ?? 'all';
       const sub = optStr(a, 'substring');
-      const rows = ctx.db.prepare('SELECT path, type FROM fs_entries WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path').all(me(ctx), dir, dir.length, dir) as Pick<
+      const stored = ctx.db.prepare('SELECT path, type FROM fs_entries WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path').all(me(ctx), dir, dir.length, dir) as Pick<
         Entry,
         'path' | 'type'
       >[];
+      // Directories above the home (the root, /home/) hold no rows of their own: they exist as the
+      // ancestors of the person's entries, and list as directories.
+      const implied = new Set<string>();
+      for (const r of stored) for (let i = r.path.indexOf('/', dir.length); i > 0 && i < r.path.length - 1; i = r.path.indexOf('/', i + 1)) implied.add(r.path.slice(0, i + 1));
+      for (const r of stored) implied.delete(r.path);
+      if (dir !== '/' && !stored.length) requireDir(ctx, dir, str(a, 'directory_path'));
+      const rows = [...stored, ...[...implied].map((path) => ({ path, type: 'directory' as const }))].sort((x, y) => (x.path < y.path ? -1 : 1));
       return rows
         .filter((r) => recursive || !r.path.slice(dir.length).replace(/\/$/, '').includes('/'))
         .filter((r) => type === 'all' || (type === 'files' ? r.type === 'file' : r.type === 'directory'))
@@ -141,10 +149,14 @@ const apis: ApiDef[] = [
     ctx.db.prepare('DELETE FROM fs_entries WHERE owner_id = ? AND substr(path, 1, ?) = ?').run(me(ctx), dir.length, dir);
     return ok('Directory deleted.');
   }),
-  def('directory_exists', { response: { exists: true }, description: 'Check if a directory exists.', params: [req.str('directory_path')] }, (ctx, a) => ({
-    exists: entry(ctx, resolve(ctx, str(a, 'directory_path'), 'directory'))?.type === 'directory',
-  })),
-  def('file_exists', { response: { exists: true }, description: 'Check if a file exists.', params: [req.str('file_path')] }, (ctx, a) => ({
+  def(
+    'directory_exists',
+    { response: { exists: true }, description: 'Check if a directory exists.', params: [req.str('directory_path', { constraints: [{ kind: 'minLength', value: 1 }] })] },
+    (ctx, a) => ({
+      exists: entry(ctx, resolve(ctx, str(a, 'directory_path'), 'directory'))?.type === 'directory',
+    }),
+  ),
+  def('file_exists', { response: { exists: true }, description: 'Check if a file exists.', params: [req.str('file_path', { constraints: [{ kind: 'minLength', value: 1 }] })] }, (ctx, a) => ({
     exists: entry(ctx, resolve(ctx, str(a, 'file_path'), 'file'))?.type === 'file',
   })),
   def(
@@ -366,4 +378,5 @@ export function readFromFileSystem(ctx: ApiContext, fsToken: string | null, rawP
 }
 
 /** The parameters of a receipt download, in AppWorld's order after the id. */
-export const DOWNLOAD_PARAMS = [req.str('file_system_access_token'), opt.str('download_to_file_path'), opt.bool('overwrite', { default: false })];
+/** A receipt download's parameters; the file_system token is optional in AppWorld's docs (without one the download is refused). */
+export const DOWNLOAD_PARAMS = [opt.str('file_system_access_token'), opt.str('download_to_file_path'), opt.bool('overwrite', { default: false })];

@@ -457,14 +457,10 @@ const apis: ApiDef[] = [
       attachments: core.attachments,
     };
   }),
-  def(
-    'label_thread',
-    { description: 'Label an email thread (replacing its label).', params: [...THREAD_ID, req.str('label', { constraints: [{ kind: 'minLength', value: 1 }] })], response: MESSAGE },
-    (ctx, a) => {
-      ctx.db.prepare('UPDATE gmail_threads SET label = ? WHERE id = ?').run(str(a, 'label'), ownThread(ctx, Number(a.email_thread_id)).id);
-      return ok('Email thread labeled.');
-    },
-  ),
+  def('label_thread', { description: 'Label an email thread (replacing its label).', params: [...THREAD_ID, req.str('label')], response: MESSAGE }, (ctx, a) => {
+    ctx.db.prepare('UPDATE gmail_threads SET label = ? WHERE id = ?').run(str(a, 'label'), ownThread(ctx, Number(a.email_thread_id)).id);
+    return ok('Email thread labeled.');
+  }),
   def('unlabel_thread', { description: 'Remove the label of an email thread.', params: THREAD_ID, response: MESSAGE }, (ctx, a) => {
     const t = ownThread(ctx, Number(a.email_thread_id));
     if (t.label === null) throw new ApiError(422, 'The email thread has no label.');

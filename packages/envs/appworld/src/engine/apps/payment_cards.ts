@@ -47,7 +47,13 @@ export function paymentCardApis(app: string, table: string, { showCvv }: { showC
         params: [
           req.str('card_name', name),
           req.str('owner_name', name),
-          req.int('card_number', { constraints: [{ kind: 'min', value: 0 }] }),
+          // 16 digits (AppWorld: value >= 1000000000000000.0, < 1e+16).
+          req.int('card_number', {
+            constraints: [
+              { kind: 'min', value: 1e15 },
+              { kind: 'exclusiveMax', value: 1e16 },
+            ],
+          }),
           req.int('expiry_year'),
           req.int('expiry_month', {
             constraints: [
@@ -57,8 +63,8 @@ export function paymentCardApis(app: string, table: string, { showCvv }: { showC
           }),
           req.int('cvv_number', {
             constraints: [
-              { kind: 'min', value: 0 },
-              { kind: 'max', value: 9999 },
+              { kind: 'min', value: 100 },
+              { kind: 'exclusiveMax', value: 1000 },
             ],
           }),
         ],
@@ -66,7 +72,6 @@ export function paymentCardApis(app: string, table: string, { showCvv }: { showC
       },
       (ctx, a) => {
         const number = String(a.card_number);
-        if (!/^\d{12,19}$/.test(number)) throw new ApiError(422, 'The card number must have 12 to 19 digits.');
         const [year, month] = [Number(a.expiry_year), Number(a.expiry_month)];
         if (year * 12 + month < Number(ctx.now.slice(0, 4)) * 12 + Number(ctx.now.slice(5, 7))) throw new ApiError(422, 'The payment card has expired.');
         if (ctx.db.prepare(`SELECT 1 FROM ${table} WHERE user_id = ? AND card_number = ?`).get(me(ctx), number)) throw new ApiError(422, 'This payment card is already added.');

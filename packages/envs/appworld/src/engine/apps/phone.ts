@@ -34,7 +34,7 @@ interface AlarmRow {
   user_id: number;
   time: string;
   repeat_days: string;
-  label: string;
+  label: string | null;
   enabled: number;
   snooze_minutes: number;
   vibration: number;
@@ -138,11 +138,11 @@ const apis: ApiDef[] = [
     {
       description: 'Add a new contact.',
       params: [
-        req.str('first_name', { constraints: [{ kind: 'minLength', value: 1 }] }),
+        req.str('first_name'),
         req.str('last_name'),
-        req.str('phone_number', { constraints: [{ kind: 'minLength', value: 1 }] }),
+        req.str('phone_number'),
         opt.str('email', { constraints: EMAIL }),
-        opt.list('relationships', { default: [] }),
+        opt.list('relationships'),
         opt.str('birthday'),
         opt.str('home_address'),
         opt.str('work_address'),
@@ -228,16 +228,10 @@ const apis: ApiDef[] = [
       description: 'Create an alarm.',
       params: [
         req.str('time', { desc: 'Time of the alarm in HH:MM format.' }),
-        opt.list('repeat_days', { default: [], constraints: [{ kind: 'enum', values: WEEKDAYS }] }),
-        opt.str('label', { default: 'Alarm' }),
+        opt.list('repeat_days', { constraints: [{ kind: 'enum', values: WEEKDAYS }] }),
+        opt.str('label'),
         opt.bool('enabled', { default: true }),
-        opt.int('snooze_minutes', {
-          default: 10,
-          constraints: [
-            { kind: 'min', value: 1 },
-            { kind: 'max', value: 60 },
-          ],
-        }),
+        opt.int('snooze_minutes', { default: 15, constraints: [{ kind: 'min', value: 0 }] }),
         opt.bool('vibration', { default: true }),
       ],
       response: { message: 'string', alarm_id: 1 },
@@ -253,9 +247,9 @@ const apis: ApiDef[] = [
           me(ctx),
           str(a, 'time'),
           JSON.stringify(days),
-          str(a, 'label'),
+          optStr(a, 'label'),
           optBool(a, 'enabled') === false ? 0 : 1,
-          optNum(a, 'snooze_minutes') ?? 10,
+          optNum(a, 'snooze_minutes') ?? 15,
           optBool(a, 'vibration') === false ? 0 : 1,
           ctx.now,
         );
@@ -278,12 +272,7 @@ const apis: ApiDef[] = [
         opt.list('repeat_days', { constraints: [{ kind: 'enum', values: WEEKDAYS }] }),
         opt.str('label'),
         opt.bool('enabled'),
-        opt.int('snooze_minutes', {
-          constraints: [
-            { kind: 'min', value: 1 },
-            { kind: 'max', value: 60 },
-          ],
-        }),
+        opt.int('snooze_minutes', { constraints: [{ kind: 'min', value: 0 }] }),
         opt.bool('vibration'),
       ],
       response: { message: 'string' },
@@ -367,7 +356,7 @@ function messageApis(kind: 'text' | 'voice'): ApiDef[] {
           opt.str('phone_number', { desc: 'Only messages exchanged with this phone number.' }),
           opt.bool('only_latest_per_contact', { default: false }),
           ...PAGING,
-          sortBy('-sent_at'),
+          sortBy(null),
         ],
       },
       (ctx, a) => {
@@ -387,6 +376,7 @@ function messageApis(kind: 'text' | 'voice'): ApiDef[] {
           rankByQuery(kept, a.query, (m) => [m.message]).map((m) => view(ctx, m)),
           a,
           ['sent_at'],
+          '-sent_at',
         );
       },
     ),
@@ -397,16 +387,18 @@ function messageApis(kind: 'text' | 'voice'): ApiDef[] {
         description: `Show the ${kind} messages exchanged with a phone number within a time window.`,
         params: [
           req.str('phone_number'),
-          opt.str('min_datetime', { default: '1500-01-01T00:00:00' }),
-          opt.str('max_datetime', { default: '3000-01-01T00:00:00' }),
+          opt.str('min_datetime', { default: '1500-01-01|00:00:00' }),
+          opt.str('max_datetime', { default: '3000-01-01|00:00:00' }),
           opt.str('pagination_order', { default: 'descending', constraints: [{ kind: 'enum', values: ['ascending', 'descending'] }] }),
           ...PAGING,
         ],
       },
       (ctx, a) => {
         const other = party(ctx, str(a, 'phone_number'));
+        // AppWorld writes the bounds YYYY-MM-DD|HH:MM:SS; stored times use a T.
+        const [from, to] = [str(a, 'min_datetime'), str(a, 'max_datetime')].map((d) => d.replace('|', 'T'));
         const rows = conversation(ctx)
-          .filter((m) => (m.sender_id === other || m.receiver_id === other) && m.sent_at >= str(a, 'min_datetime') && m.sent_at <= str(a, 'max_datetime'))
+          .filter((m) => (m.sender_id === other || m.receiver_id === other) && m.sent_at >= from! && m.sent_at <= to!)
           .sort((x, y) => (x.sent_at < y.sent_at ? -1 : x.sent_at > y.sent_at ? 1 : x.id - y.id) * (a.pagination_order === 'ascending' ? 1 : -1));
         return pageOf(
           rows.map((m) => view(ctx, m)),

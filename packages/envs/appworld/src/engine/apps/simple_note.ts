@@ -38,7 +38,7 @@ const apis: ApiDef[] = [
     {
       response: [{ note_id: 1, title: 'string', tags: ['string'], created_at: '2019-01-01T00:00:00', updated_at: '2019-01-01T00:00:00', pinned: true }],
       description: 'Search your notes. This will not show contents of the notes. Pinned notes come first unless dont_reorder_pinned is true.',
-      params: [opt.str('query', { default: '' }), opt.list('tags'), opt.bool('pinned'), opt.bool('dont_reorder_pinned', { default: false }), ...PAGING, sortBy('-updated_at')],
+      params: [opt.str('query', { default: '' }), opt.list('tags'), opt.bool('pinned'), opt.bool('dont_reorder_pinned'), ...PAGING, sortBy(null)],
     },
     (ctx, a) => {
       const tags = Array.isArray(a.tags) ? (a.tags as string[]) : null;
@@ -48,8 +48,9 @@ const apis: ApiDef[] = [
       const views = rankByQuery(rows, a.query, (n) => [n.title, n.content, ...jsonList(n.tags)]).map(summary);
       const sortKey = typeof a.sort_by === 'string' ? a.sort_by : '-updated_at';
       const pinnedFirst = (v: typeof views) => (optBool(a, 'dont_reorder_pinned') ? v : [...v.filter((n) => n.pinned), ...v.filter((n) => !n.pinned)]);
-      // With a query the ranking decides the pages, and sort_by (and pinning) orders each page.
-      if (typeof a.query === 'string' && a.query.trim() !== '') return pinnedFirst(rankedPage(views, { ...a, sort_by: sortKey }, NOTE_SORT));
+      // With a query the ranking decides the pages, and sort_by (when given) and pinning order each page;
+      // without one, sort_by defaults to -updated_at (AppWorld's docs).
+      if (typeof a.query === 'string' && a.query.trim() !== '') return pinnedFirst(rankedPage(views, a, NOTE_SORT));
       const sorted = pageOf(views, { ...a, sort_by: sortKey, page_index: 0, page_limit: views.length || 1 }, NOTE_SORT);
       return pageOf(pinnedFirst(sorted), { ...a, sort_by: null }, []);
     },
@@ -58,7 +59,7 @@ const apis: ApiDef[] = [
     'create_note',
     {
       description: 'Create a new note.',
-      params: [req.str('title', { constraints: [{ kind: 'minLength', value: 1 }] }), opt.str('content', { default: '' }), opt.list('tags', { default: [] }), opt.bool('pinned', { default: false })],
+      params: [req.str('title', { constraints: [{ kind: 'minLength', value: 1 }] }), req.str('content'), opt.list('tags'), opt.bool('pinned', { default: false })],
       response: { message: 'string', note_id: 1 },
     },
     (ctx, a) => {

@@ -3,7 +3,7 @@
 import { declarer, me, notFound, ok, optNum, optStr, str } from '../define.js';
 import { inDateRange } from '../listing.js';
 import { rankByQuery } from '../ranked.js';
-import { ACCESS_TOKEN, EMAIL, opt, PAGE_LIMIT_DEFAULT, PAGING, req } from '../params.js';
+import { ACCESS_TOKEN, EMAIL, opt, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_UNCAPPED, PAGING, req } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args, type Json, type ParamDef } from '../types.js';
 import { accountApis, userByEmail, userById, type UserRow } from './common.js';
 import { downloadToFileSystem, readFromFileSystem } from './file_system.js';
@@ -554,7 +554,7 @@ const apis: ApiDef[] = [
     'show_groups',
     {
       description: 'List the groups you are a member of.',
-      params: [ACCESS_TOKEN, opt.bool('delete', { default: false }), PAGE_INDEX, { ...PAGE_LIMIT, constraints: [{ kind: 'min', value: 1 }] }],
+      params: [ACCESS_TOKEN, opt.bool('delete', { default: false }), PAGE_INDEX, PAGE_LIMIT_UNCAPPED],
       response: [GROUP],
     },
     (ctx, a) => {
@@ -692,7 +692,11 @@ const apis: ApiDef[] = [
   }),
   def(
     'download_expense_receipt_file',
-    { description: 'Save the receipt of an expense into your file system.', params: [req.int('expense_id'), FS_TOKEN, DOWNLOAD_TO, OVERWRITE], response: { message: 'string', file_path: 'string' } },
+    {
+      description: 'Save the receipt of an expense into your file system.',
+      params: [req.int('expense_id'), OPT_FS_TOKEN, DOWNLOAD_TO, OVERWRITE],
+      response: { message: 'string', file_path: 'string' },
+    },
     (ctx, a) => {
       const e = myExpense(ctx, Number(a.expense_id));
       if (e.receipt_file_name === null) throw new ApiError(422, 'The expense has no receipt file.');

@@ -134,6 +134,11 @@ const stars = [
   { kind: 'min', value: 0 },
   { kind: 'max', value: 5 },
 ] as const;
+/** A review's rating bounds, 1 to 5. */
+const STARS = [
+  { kind: 'min', value: 1 },
+  { kind: 'max', value: 5 },
+] as const;
 const QUERY = opt.str('query', { default: '' });
 const range = (name: string, int: boolean, lo: number, hi: number, constraints: readonly { kind: 'min' | 'max'; value: number }[] = nonNeg) => [
   (int ? opt.int : opt.num)(`min_${name}`, { default: lo, constraints }),
@@ -158,7 +163,7 @@ function songFilter(a: Args) {
 }
 
 /** A user song collection (library, likes, downloads): list, add and remove, all alike. */
-function songCollection(table: 'song_library' | 'liked_songs' | 'downloaded_songs', at: 'added_at' | 'created_at', atKey: string) {
+function songCollection(table: 'song_library' | 'liked_songs' | 'downloaded_songs', at: 'added_at' | 'created_at', atKey: string, fallbackSort: string | null = null) {
   return {
     list: (ctx: ApiContext, a: Args) => {
       const sql = SONG_SQL.replace('SELECT s.*', `SELECT s.*, c.${at} AS collected_at`);
@@ -173,6 +178,7 @@ function songCollection(table: 'song_library' | 'liked_songs' | 'downloaded_song
         kept.map((s) => ({ ...s, [atKey]: s.collected_at }) as unknown as { [k: string]: Json }),
         a,
         SONG_SORT,
+        fallbackSort,
       );
       return sorted.map((s) => ({ ...songShort(s as unknown as SongRow), [atKey]: s[atKey]! }));
     },
@@ -191,7 +197,8 @@ function songCollection(table: 'song_library' | 'liked_songs' | 'downloaded_song
 }
 const library = songCollection('song_library', 'added_at', 'added_at');
 const liked = songCollection('liked_songs', 'created_at', 'liked_at');
-const downloads = songCollection('downloaded_songs', 'created_at', 'downloaded_at');
+// sort_by defaults to null (AppWorld's docs); without a query or a sort, newest downloads first.
+const downloads = songCollection('downloaded_songs', 'created_at', 'downloaded_at', '-downloaded_at');
 const songId = [req.int('song_id')];
 
 const SONG_RESPONSE = {
@@ -320,7 +327,7 @@ const apis: ApiDef[] = [
     {
       response: [{ song_id: 1, title: 'string', album_id: 1, duration: 1, artists: [{ id: 1, name: 'string' }], downloaded_at: '2019-01-01T00:00:00' }],
       description: 'Get a list of downloaded songs.',
-      params: [QUERY, ...dates('downloaded_at'), ...PAGING, sortBy('-downloaded_at')],
+      params: [QUERY, ...dates('downloaded_at'), ...PAGING, sortBy(null)],
     },
     downloads.list,
   ),
@@ -517,13 +524,13 @@ const apis: ApiDef[] = [
     'create_playlist',
     {
       description: 'Create a new playlist.',
-      params: [req.str('title', { constraints: [{ kind: 'minLength', value: 1 }] }), opt.bool('is_public', { default: true })],
+      params: [req.str('title', { constraints: [{ kind: 'minLength', value: 1 }] }), opt.bool('is_public', { default: false })],
       response: { message: 'string', playlist_id: 1 },
     },
     (ctx, a) => {
       const r = ctx.db
         .prepare('INSERT INTO playlists (owner_id, title, is_public, rating, like_count, created_at) VALUES (?, ?, ?, 0, 0, ?)')
-        .run(me(ctx), str(a, 'title'), optBool(a, 'is_public') === false ? 0 : 1, ctx.now);
+        .run(me(ctx), str(a, 'title'), optBool(a, 'is_public') === true ? 1 : 0, ctx.now);
       return ok('Playlist created.', { playlist_id: Number(r.lastInsertRowid) });
     },
   ),
@@ -846,8 +853,8 @@ function reviewApis(kind: ReviewKind, model: string, target: (ctx: ApiContext, i
           req.int(idKey),
           QUERY,
           opt.str('user_email', { constraints: [{ kind: 'email' }] }),
-          opt.int('min_rating', { default: 1 }),
-          opt.int('max_rating', { default: 5 }),
+          opt.int('min_rating', { default: 1, constraints: STARS }),
+          opt.int('max_rating', { default: 5, constraints: STARS }),
           ...PAGING,
           sortBy(null),
         ],
@@ -1103,7 +1110,7 @@ function playerApis(): ApiDef[] {
       {
         method: 'DELETE',
         description: 'Remove a song at the given position from the music player song queue.',
-        params: [req.int('position', { constraints: nonNeg })],
+        params: [req.int('position')],
         response: { message: 'string' },
       },
       (ctx, a) => {

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { declarer, me, notFound, ok, optBool, optNum, optStr, str } from '../define.js';
 import { rankByQuery } from '../ranked.js';
-import { EMAIL, opt, PAGE_LIMIT_DEFAULT, PAGING, req } from '../params.js';
+import { EMAIL, opt, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_UNCAPPED, PAGING, req } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args, type Json, type ParamDef } from '../types.js';
 import { accountApis, userByEmail, userById, type UserRow } from './common.js';
 import { downloadToFileSystem, readFromFileSystem } from './file_system.js';
@@ -156,7 +156,7 @@ const PRIORITY = (o: { default?: string } = {}) => ({ constraints: [{ kind: 'enu
 const DURATION_UNIT = { constraints: [{ kind: 'enum' as const, values: ['minutes', 'hours', 'days'] }] };
 const NAME = { constraints: [{ kind: 'minLength' as const, value: 1 }] };
 /** page_limit without the usual 20 cap (AppWorld's projects and labels listings). */
-const UNCAPPED_PAGING: ParamDef[] = [PAGING[0]!, { ...PAGING[1]!, constraints: [{ kind: 'min', value: 1 }] }];
+const UNCAPPED_PAGING: ParamDef[] = [PAGING[0]!, PAGE_LIMIT_UNCAPPED];
 
 const fullName = (u: UserRow) => `${u.first_name} ${u.last_name}`;
 function person(ctx: ApiContext, id: number): Json {

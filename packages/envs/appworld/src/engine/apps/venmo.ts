@@ -213,7 +213,8 @@ function ownRequest(ctx: ApiContext, id: number, side: 'sender_id' | 'receiver_i
   return r;
 }
 
-const AMOUNT = { constraints: [{ kind: 'min' as const, value: 0.01 }] };
+/** AppWorld's `value > 0.0`. */
+const AMOUNT = { constraints: [{ kind: 'exclusiveMin' as const, value: 0 }] };
 const TX_SORT = ['amount', 'created_at', 'like_count'];
 const REQUEST_STATUS = opt.str('status', { constraints: [{ kind: 'enum', values: ['pending', 'approved', 'denied'] }] });
 
@@ -392,12 +393,12 @@ const apis: ApiDef[] = [
         opt.int('min_like_count', { default: 0 }),
         opt.int('max_like_count', { default: Number.MAX_SAFE_INTEGER }),
         // AppWorld: amounts must be > 0 (cents are the smallest unit here), min defaults to 0.01.
-        opt.num('min_amount', { default: 0.01, constraints: [{ kind: 'min', value: 0.01 }] }),
-        opt.num('max_amount', { default: Number.MAX_SAFE_INTEGER, constraints: [{ kind: 'min', value: 0.01 }] }),
+        opt.num('min_amount', { default: 0.01, ...AMOUNT }),
+        opt.num('max_amount', { default: Number.MAX_SAFE_INTEGER, ...AMOUNT }),
         opt.bool('private'),
         opt.str('direction', { desc: 'sent or received.', constraints: [{ kind: 'enum', values: ['sent', 'received'] }] }),
         ...PAGING,
-        sortBy('-created_at'),
+        sortBy(null),
       ],
     },
     (ctx, a) => {
@@ -419,6 +420,7 @@ const apis: ApiDef[] = [
         rankByQuery(rows, a.query, (t) => [t.description]).map((t) => txView(ctx, t)),
         a,
         TX_SORT,
+        '-created_at',
       );
     },
   ),
@@ -512,7 +514,7 @@ const apis: ApiDef[] = [
     'create_transaction_comment',
     {
       description: 'Comment on a transaction.',
-      params: [req.int('transaction_id'), req.str('comment', { constraints: [{ kind: 'minLength', value: 1 }] })],
+      params: [req.int('transaction_id'), req.str('comment')],
       response: { message: 'string', comment_id: 1 },
     },
     (ctx, a) => {
@@ -528,7 +530,7 @@ const apis: ApiDef[] = [
     {
       method: 'PATCH',
       description: 'Update your comment on a transaction.',
-      params: [req.int('comment_id'), req.str('comment', { constraints: [{ kind: 'minLength', value: 1 }] })],
+      params: [req.int('comment_id'), req.str('comment')],
       response: { message: 'string' },
     },
     (ctx, a) => {

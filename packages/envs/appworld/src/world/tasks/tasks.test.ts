@@ -60,7 +60,7 @@ describe('expert and state-based evaluation', () => {
     const { session, runner } = startEpisode(task);
     const pw = (runner.run({ name: 'supervisor__show_account_passwords', parameters: {} }) as unknown as { body: { account_name: string; password: string }[] }).body;
     runner.run({ name: 'simple_note__login', parameters: { username: task.supervisor.email, password: pw.find((p) => p.account_name === 'simple_note')!.password } });
-    expect(runner.run({ name: 'simple_note__create_note', parameters: { title: 'stray' } }).ok).toBe(true);
+    expect(runner.run({ name: 'simple_note__create_note', parameters: { title: 'stray', content: '' } }).ok).toBe(true);
     runner.run({ name: 'supervisor__complete_task', parameters: { answer: task.variant.answer } });
     const report = evaluateTask(task, session);
     session.close();
