@@ -12,7 +12,7 @@ const WORLD_FLOORS = {
   startObservations: 115,
   startObservationsUpToTieOrder: 120,
   rooms: 1086,
-  roomsUpToTieOrder: 1196,
+  roomsUpToTieOrder: 1200,
   wholeTasks: 17,
 } as const;
 

@@ -1,7 +1,7 @@
 // Measures how closely this engine reproduces the real ScienceWorld recordings: per task id the task
 // description, starting observation and each room's look-around; per real transcript the replayed
 // observations (step by step) and the final score.
-import { flattenLookAround, taskSnapshot } from '../harness/wm-prompt.js';
+import { flattenLookAround, taskSnapshot, walkRooms } from '../harness/wm-prompt.js';
 import { loadTask } from '../world/tasks/setup.js';
 import type { RecordedTask, RecordedTranscript } from './recordings.js';
 import { matchesUpToTieOrder } from './tie-order.js';
@@ -38,7 +38,7 @@ export interface GoldenReport {
   differences: { taskId: string; what: string; ours: string; real: string }[];
 }
 
-/** One room of a recorded-style walk: our look-around and whether the real one matches it up to tie order. */
+/** One room of the scene walk: our look-around and whether the real one matches it up to tie order. */
 export interface WalkedRoom {
   room: string;
   ours: string;
@@ -46,22 +46,23 @@ export interface WalkedRoom {
 }
 
 /**
- * The rooms' look-arounds as the recordings' room maps hold them: one fresh episode teleports to each
- * room in turn (a tick each) and looks around (free, as in ScienceWorld), flattened (whitespace runs →
- * one space, no "the agent"). The walk shows in the recordings: identify-life-stages-2's trees are
- * one stage on in the map's last room (outside, ten ticks in) and stage one in a real transcript's
- * first look, and the find tasks' adult trees (greenhouse, four ticks in) have not yet flowered.
- * `real` (room → recorded text) adds the tie-order check (tie-order.ts) for each room.
+ * The rooms' look-arounds as the recordings' room maps hold them: the paper's scene walk (walkRooms:
+ * one episode, a teleport to each room, free looks), flattened (whitespace runs → one space, no "the
+ * agent"). `real` (room → recorded text) adds the tie-order check (tie-order.ts) for each room.
  */
 export function recordedStyleRoomWalk(taskType: string, variation: number, rooms: readonly string[], real: Record<string, string> = {}): WalkedRoom[] {
   const { game } = loadTask(taskType, variation, 'easy');
-  return rooms.map((room) => {
-    game.step(`teleport to ${room}`);
-    const render = () => flattenLookAround(game.look());
-    const ours = render();
-    const target = real[room];
-    return { room, ours, matchesUpToTieOrder: target !== undefined && matchesUpToTieOrder(game.w, game.w.agentRoom(), render, target) };
-  });
+  const out: WalkedRoom[] = [];
+  walkRooms(
+    game,
+    (room) => {
+      const render = () => flattenLookAround(game.look());
+      const target = real[room];
+      out.push({ room, ours: render(), matchesUpToTieOrder: target !== undefined && matchesUpToTieOrder(game.w, game.w.agentRoom(), render, target) });
+    },
+    rooms,
+  );
+  return out;
 }
 
 /** The starting observation equals `real` for some order of the starting room's same-named siblings. */

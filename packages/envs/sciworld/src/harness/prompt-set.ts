@@ -4,7 +4,7 @@ import { renderTemplate, worldModelTemplate, type PromptSet, type PromptSlots, t
 import { taskInfo } from '../world/tasks/catalog.js';
 import { helpActions } from '../world/grammar.js';
 import { AGENT_SYSTEM_PROMPT } from './prompt.js';
-import { taskSnapshot, worldModelPrompt, type TaskSnapshot } from './wm-prompt.js';
+import { taskSnapshot, WALK_ROOMS, worldModelPrompt, type TaskSnapshot } from './wm-prompt.js';
 
 /** The parts of the paper's baked world-model prompt that vary by task. */
 export const SCIWORLD_WM_SLOTS = ['task', 'task_type', 'starting_state', 'room_map', 'action_templates'] as const;
@@ -13,8 +13,7 @@ export type SciworldWmSlot = (typeof SCIWORLD_WM_SLOTS)[number];
 /** What ScienceWorld's harness fills: the agent prompt is constant. */
 export const SCIWORLD_PROMPT_SLOTS: PromptSlots = { agentSystem: [], worldModel: SCIWORLD_WM_SLOTS };
 
-/** The order in which the paper's scene walk visits the rooms (its rows' room map). */
-export const WALK_ROOMS = ['hallway', 'kitchen', 'workshop', 'greenhouse', 'bedroom', 'living room', 'art studio', 'foundry', 'bathroom', 'outside'] as const;
+export { WALK_ROOMS };
 
 /** The paper lists the first 15 action templates (sorted); the `easy` preset drops electrical ones outside electrical tasks. */
 export function actionTemplates(taskType: string): string[] {
@@ -27,7 +26,8 @@ export function actionTemplates(taskType: string): string[] {
 /** The slot values of a task from our engine: description, type, first look-around, every room, templates. */
 export function worldModelSlots(task: TaskRef, s: TaskSnapshot = taskSnapshot(task)): Record<SciworldWmSlot, string> {
   return {
-    task: s.description,
+    // The paper's harness strips the description (several real templates end in a space its rows lack).
+    task: s.description.trim(),
     task_type: s.taskType,
     starting_state: s.initialObservation,
     room_map: WALK_ROOMS.map((r) => `[${r}]\n${s.roomMap[r] ?? ''}`).join('\n\n'),

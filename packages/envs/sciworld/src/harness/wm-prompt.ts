@@ -4,6 +4,7 @@
 // `actionWorldModelPrompt` is the reference's per-call prompt (current room, inventory, active action).
 import type { ChatMessage, TaskRef } from '@diffworld/env-core';
 import { adjacency, ROOMS } from '../world/layout.js';
+import type { Game } from '../engine/game.js';
 import { loadTask } from '../world/tasks/setup.js';
 
 export interface TaskSnapshot {
@@ -11,8 +12,25 @@ export interface TaskSnapshot {
   taskType: string;
   startRoom: string;
   initialObservation: string;
-  /** room → flattened look-around text ("the agent" removed). */
+  /** room → flattened look-around text ("the agent" removed), as the scene walk sees it (walkRooms). */
   roomMap: Record<string, string>;
+}
+
+/** The order in which the paper's scene walk visits the rooms (its rows' room map). */
+export const WALK_ROOMS = ['hallway', 'kitchen', 'workshop', 'greenhouse', 'bedroom', 'living room', 'art studio', 'foundry', 'bathroom', 'outside'] as const;
+
+/**
+ * The paper's scene walk: one episode teleports to each room in turn (a tick each) and looks around
+ * (free, as in ScienceWorld); `visit` sees each room with the game standing in it. The recordings'
+ * room maps show the ticks: identify-life-stages-2's trees are a stage on in the last room (outside,
+ * ten ticks in) though stage one at a real transcript's first look, the bathroom's toilet drain has
+ * closed, and the find tasks' adult trees (greenhouse, four ticks in) have not yet flowered.
+ */
+export function walkRooms(game: Game, visit: (room: string, game: Game) => void, rooms: readonly string[] = WALK_ROOMS): void {
+  for (const room of rooms) {
+    game.step(`teleport to ${room}`);
+    visit(room, game);
+  }
 }
 
 /** A look-around as the paper's room maps hold it: whitespace runs → one space, "the agent" dropped. */
@@ -26,9 +44,13 @@ export const flattenLookAround = (look: string) =>
 export function taskSnapshot(task: TaskRef): TaskSnapshot {
   const { game, build } = loadTask(task.taskType, task.seed, 'easy');
   const w = game.w;
+  const startRoom = w.name(w.get(w.agentRoom()));
+  const initialObservation = game.look();
   const roomMap: Record<string, string> = {};
-  for (const room of ROOMS) roomMap[room] = flattenLookAround(w.describeRoom(w.room(room)).replace(/ +/g, ' '));
-  return { description: build.description, taskType: task.taskType, startRoom: w.name(w.get(w.agentRoom())), initialObservation: game.look(), roomMap };
+  walkRooms(game, (room) => {
+    roomMap[room] = flattenLookAround(game.look());
+  });
+  return { description: build.description, taskType: task.taskType, startRoom, initialObservation, roomMap };
 }
 
 function connections(): string {
