@@ -14,6 +14,7 @@ const WORLD_FLOORS = {
   rooms: 1086,
   roomsUpToTieOrder: 1200,
   wholeTasks: 17,
+  wholeTasksUpToTieOrder: 120,
 } as const;
 
 const dir = recordingsDir();

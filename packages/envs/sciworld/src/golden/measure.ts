@@ -28,6 +28,8 @@ export interface GoldenReport {
   roomsUpToTieOrder: Share;
   /** Task ids whose description, starting observation and ten rooms all match. */
   wholeTasks: Share;
+  /** Task ids whose description matches and whose starting observation and ten rooms match up to tie order. */
+  wholeTasksUpToTieOrder: Share;
   transcriptSteps: Share;
   /** Transcripts whose every step's observation matches. */
   wholeTranscripts: Share;
@@ -95,6 +97,7 @@ export function measureGolden(tasks: RecordedTask[], transcripts: RecordedTransc
     rooms: share(),
     roomsUpToTieOrder: share(),
     wholeTasks: share(),
+    wholeTasksUpToTieOrder: share(),
     transcriptSteps: share(),
     wholeTranscripts: share(),
     transcriptsWon: share(),
@@ -113,13 +116,15 @@ export function measureGolden(tasks: RecordedTask[], transcripts: RecordedTransc
     const realRoom = /^This (?:room|outside location) is called the ([a-z ]+)\./.exec(t.startObservation)?.[1] ?? '';
     note(count(r.startRooms, s.startRoom === realRoom), t.taskId, 'start room', s.startRoom, realRoom);
     all = note(count(r.startObservations, s.initialObservation === t.startObservation), t.taskId, 'start', s.initialObservation, t.startObservation) && all;
-    count(r.startObservationsUpToTieOrder, startObservationMatchesUpToTieOrder(t.taskType, t.variation, t.startObservation));
+    const startUpToTies = count(r.startObservationsUpToTieOrder, startObservationMatchesUpToTieOrder(t.taskType, t.variation, t.startObservation));
+    let allUpToTies = s.description.trim() === t.description && startUpToTies;
     for (const { room, ours, matchesUpToTieOrder } of recordedStyleRoomWalk(t.taskType, t.variation, Object.keys(t.rooms), t.rooms)) {
       const real = t.rooms[room]!;
       all = note(count(r.rooms, ours === real), t.taskId, `room ${room}`, ours, real) && all;
-      count(r.roomsUpToTieOrder, matchesUpToTieOrder);
+      allUpToTies = count(r.roomsUpToTieOrder, matchesUpToTieOrder) && allUpToTies;
     }
     count(r.wholeTasks, all);
+    count(r.wholeTasksUpToTieOrder, allUpToTies);
   }
   let scoreSum = 0;
   for (const tr of transcripts) {
