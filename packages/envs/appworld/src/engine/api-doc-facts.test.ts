@@ -215,6 +215,19 @@ describe('api doc facts: parameters', () => {
     expect(found).toEqual(PARAM_DEVIATIONS);
   });
 
+  it("api_docs lists every API's parameters in AppWorld's order (but where a pinned deviation moves one)", () => {
+    const s = sharedTemplate().open({ supervisorId: 1 });
+    const wrong: string[] = [];
+    for (const [key, real] of PARAMS) {
+      const [app, api] = key.split('.') as [string, string];
+      const shown = (s.callTool('api_docs__show_api_doc', { app_name: app, api_name: api }).body as { parameters: { name: string }[] }).parameters.map((p) => p.name);
+      if (shown.join() !== real.map((p) => p.name).join()) wrong.push(key);
+    }
+    s.close();
+    // update_transaction's description is optional here (apis.pyi), so it sorts after the access token.
+    expect(wrong).toEqual(['venmo.update_transaction']);
+  });
+
   it("api_docs shows each parameter's default and constraints as AppWorld's docs do", () => {
     const s = sharedTemplate().open({ supervisorId: 1 });
     const doc = (app: string, api: string) =>

@@ -23,8 +23,9 @@ export const APP_DESCRIPTIONS: Readonly<Record<string, string>> = {
   todoist: 'A task management app to manage todo lists and collaborate on them with others.',
 };
 
-// AppWorld's order: required first; within each group others, then page_index, page_limit, sort_by, access_token.
-const TAIL = ['page_index', 'page_limit', 'sort_by', 'access_token'];
+// AppWorld's order: required first; within each group others, then file_system_access_token, page_index,
+// page_limit, sort_by, access_token (api-doc-facts.test.ts holds it to AppWorld's docs).
+const TAIL = ['file_system_access_token', 'page_index', 'page_limit', 'sort_by', 'access_token'];
 const rank = (p: ParamDef) => (p.required ? 0 : 10) + (TAIL.indexOf(p.name) + 1);
 
 /** The shape of one API doc (AppWorld's ApiDocResponse); a parameter's default and the success schema can be anything (null: any). */
