@@ -226,7 +226,7 @@ const HANDLERS: Record<ActionId, Handler> = {
   use: ({ w }, [tool, target]) => {
     if (tool!.kind === 'shovel') {
       // ScienceWorld's Shovelling: digging the ground leaves a hole and a heap of soil beside it.
-      if (target!.kind !== 'ground') return fail(TEXT.cantShovel);
+      if (target!.kind !== 'ground') return fail(TEXT.cantUseTogether);
       const room = target!.parent;
       w.create({ kind: 'hole' }, room);
       w.create({ kind: 'substance', material: 'soil' }, room);

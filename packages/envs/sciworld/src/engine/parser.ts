@@ -211,7 +211,7 @@ export function withContainers(w: World, o: Obj): string {
     else chain.push(`in ${w.name(c)}`);
     if (p === stop) break;
   }
-  const name = o.shown !== undefined && !w.kind(o).verbatim ? o.shown : w.name(o);
+  const name = o.shown !== undefined && w.kind(o).shownInPrompts ? o.shown : w.name(o);
   return chain.length ? `${name} (${chain.join(', ')})` : name;
 }
 

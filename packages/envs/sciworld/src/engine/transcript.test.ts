@@ -102,6 +102,13 @@ describe('listings as ScienceWorld writes them (recorded)', () => {
     );
     expect(out[8]!.observation).toBe('a drawer. In the drawer is: \n\tnothing');
   });
+  it('the ambiguity prompt names things by their plain name (animals by their stage), as recorded', () => {
+    const { out } = play('mendelian-genetics-unknown-plant', 109, 'easy', ['teleport to greenhouse', 'pick up round brown unknown E seed', 'use shovel on seed jar']);
+    expect(out[1]!.observation).toBe(
+      'Ambiguous request: Please enter the number for the action you intended (or blank to cancel):\n0:\tpick up unknown E seed (in seed jar, in greenhouse)\n1:\tpick up unknown E seed (in seed jar, in greenhouse)\n',
+    );
+    expect(out[2]!.observation).toBe("Unknown action.  Type 'help' for a list of actions, and 'objects' for a list of possible object referents. ");
+  });
 });
 
 describe('ambiguity dialog', () => {

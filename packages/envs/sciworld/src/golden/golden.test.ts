@@ -12,7 +12,7 @@ const FLOORS: Record<'descriptions' | 'startRooms' | 'startObservations' | 'room
   rooms: 1078,
   roomsUpToTieOrder: 1178,
   wholeTasks: 15,
-  transcriptSteps: 461,
+  transcriptSteps: 463,
   wholeTranscripts: 23,
   transcriptsWon: 34,
 };

@@ -44,6 +44,12 @@ export interface KindDef {
   incline?: boolean;
   /** Described by its `shown` text alone (books: "A book (Beowulf) titled Beowulf by Beowulf poet"). */
   verbatim?: boolean;
+  /**
+   * The ambiguity prompt names it by its shown text ("adult bee", ScienceWorld's descriptive name for
+   * animals); other things are named there by their plain name ("apple", "unknown E seed"), not by
+   * what their listing shows ("red apple", "round brown unknown E seed").
+   */
+  shownInPrompts?: boolean;
   /** Listings show only "a NAME"; `look at` adds what is in it or that it is closed. */
   listedByName?: boolean;
   /** Described with "the" and nothing else ("the ground"). */
@@ -146,7 +152,7 @@ export const KINDS = {
   /** Kitchen things described "A metal fork" (ScienceWorld's capitalised description), material per object. */
   'kitchen item': { category: 'item', movable: true, material: 'steel', verbatim: true },
   // living things
-  animal: { category: 'living', movable: true },
+  animal: { category: 'living', movable: true, shownInPrompts: true },
   /** Plants at every life stage, seeds included (named "<species> seed" at stage 0). */
   plant: { category: 'living', movable: true, material: 'plant matter' },
 } as const satisfies Record<string, KindDef>;

@@ -52,7 +52,7 @@ export const TEXT = {
   wait1: 'You decide to wait for 1 iterations.', // (ref: the real engine's plural, recorded)
   thermometer: (t: number) => `the thermometer measures a temperature of ${t} degrees celsius`, // (ref)
   dig: 'You dig a hole in the ground, and place the soil nearby.', // (ref)
-  cantShovel: "It's not clear how to shovel that.", // (ref)
+  cantUseTogether: "I'm not sure how to use those two things together.", // (ref: ActionUseDevice, a device that fails on the thing)
   notAThermometer: (what: string) => `I'm not sure how to use the ${what}.`, // (ref)
   eat: (what: string) => `The ${what} was delicious.`, // (ref)
   notEdible: (what: string) => `The ${what} is not edible.`,

@@ -24,6 +24,6 @@ describe('grow-plant and grow-fruit', () => {
     game.step('pick up shovel');
     game.step('teleport to outside');
     expect(game.step('use shovel on ground').observation).toBe('You dig a hole in the ground, and place the soil nearby.');
-    expect(game.step('use shovel on axe').observation).toBe("It's not clear how to shovel that.");
+    expect(game.step('use shovel on axe').observation).toBe("I'm not sure how to use those two things together.");
   });
 });
