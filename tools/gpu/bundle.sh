@@ -92,5 +92,48 @@ export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/n
 export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
 ./node gpu-train.bench.mjs "$@"
 SH
-chmod +x "$out/setup.sh" "$out/run-bench.sh" "$out/install-cuda.sh" "$out/run-gpu-train.sh"
+cat > "$out/run-repro.sh" <<'SH'
+#!/usr/bin/env bash
+# On the GPU host: `diffworld repro <env>` for every env named, side by side (one GPU, the cores
+# shared through DIFFWORLD_ORT_THREADS), each detached so it outlives the device call that started
+# it. Call it again with the same arguments: runs that finished or still run are left alone, the
+# others continue from their stored stages. Waits up to WAIT seconds (default 540), then copies
+# each run's log, report and results to $OUT/<env>/.
+# Usage: WAIT=540 bundle/run-repro.sh /abs/path/config.json alfworld sciworld appworld
+set -uo pipefail
+config=$1
+shift
+cd "$(dirname "$0")"
+runs=${RUNS:-/tmp/repro}
+export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
+export DIFFWORLD_ORT_THREADS=${DIFFWORLD_ORT_THREADS:-$(( $(nproc) / $# ))}
+alive() { [ -f "$runs/$1/pid" ] && kill -0 "$(cat "$runs/$1/pid")" 2>/dev/null; }
+for env in "$@"; do
+  mkdir -p "$runs/$env"
+  if [ -f "$runs/$env/out/report.md" ]; then echo "$env: done"; continue; fi
+  if alive "$env"; then echo "$env: running"; continue; fi
+  echo "$env: starting (threads $DIFFWORLD_ORT_THREADS)"
+  setsid nohup ./node cli.mjs repro "$env" --config "$config" --out "$runs/$env/out" >>"$runs/$env/log" 2>&1 </dev/null &
+  echo $! >"$runs/$env/pid"
+done
+end=$((SECONDS + ${WAIT:-540}))
+while [ $SECONDS -lt $end ]; do
+  any=0
+  for env in "$@"; do alive "$env" && any=1; done
+  [ $any = 0 ] && break
+  sleep 5
+done
+nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader 2>/dev/null
+for env in "$@"; do
+  echo "== $env $(alive "$env" && echo running || echo stopped)"
+  tail -n 4 "$runs/$env/log"
+  if [ -n "${OUT:-}" ]; then
+    mkdir -p "$OUT/$env"
+    cp "$runs/$env/log" "$OUT/$env/"
+    for f in report.md report.html results.json; do [ -f "$runs/$env/out/$f" ] && cp "$runs/$env/out/$f" "$OUT/$env/"; done
+  fi
+done
+exit 0
+SH
+chmod +x "$out/run-repro.sh" "$out/setup.sh" "$out/run-bench.sh" "$out/install-cuda.sh" "$out/run-gpu-train.sh"
 du -sh "$out"
