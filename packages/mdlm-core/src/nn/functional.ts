@@ -87,10 +87,21 @@ export function repeatKv(x: Tensor, rep: number): Tensor {
 /**
  * Scaled dot-product attention. q [B, H, T, hd], k/v [B, Hkv, S, hd]; `mask` is additive and
  * broadcastable to [B, H, T, S] (0 where allowed, a large negative number where not).
+ * `groupedHeads` (inference graphs, mask [B, 1, T, S]) lets each KV head's query heads share it
+ * through a broadcasting 5-D MatMul instead of repeating K and V per query head: the same dot
+ * products, without copying keys and values rep times per pass (a batched decoder's cost per row).
  */
-export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor): Tensor {
+export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: { groupedHeads?: boolean } = {}): Tensor {
   const rep = q.dim(1) / k.dim(1);
   if (!Number.isInteger(rep)) throw new GraphError('attention', `query heads ${q.dim(1)} are not a multiple of KV heads ${k.dim(1)}`);
+  if (opts.groupedHeads && rep > 1) {
+    const [b, h, t, d] = q.shape;
+    if (mask && mask.dim(1) !== 1) throw new GraphError('attention', 'grouped heads need a mask shared by the heads ([B, 1, T, S])');
+    const q5 = reshape(q, [b!, k.dim(1), rep, t!, d!]); // (B, Hkv, rep, T, hd)
+    const scores = mul(matmul(q5, transpose(unsqueeze(k, [2]), [0, 1, 2, 4, 3])), 1 / Math.sqrt(q.dim(-1))); // (B, Hkv, rep, T, S)
+    const probs = softmax(mask ? add(scores, unsqueeze(mask, [2])) : scores, -1);
+    return reshape(matmul(probs, unsqueeze(v, [2])), [b!, h!, t!, d!]); // (B, H, T, hd)
+  }
   const kr = repeatKv(k, rep);
   const vr = repeatKv(v, rep);
   const scores = mul(matmul(q, transpose(kr, [0, 1, 3, 2])), 1 / Math.sqrt(q.dim(-1))); // (B, H, T, S)

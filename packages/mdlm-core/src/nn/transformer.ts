@@ -108,6 +108,8 @@ export interface ForwardInputs {
    * each sequence: the LM head and the logits copy then scale with K, not B·T).
    */
   logitsAt?: Tensor;
+  /** Inference graphs: grouped-query attention without repeating K/V heads (see functional.ts attention). */
+  groupedAttention?: boolean;
 }
 
 export interface ForwardOutputs {
@@ -138,7 +140,7 @@ function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: num
   const vNew = heads(split(linear(h, w('self_attn.v_proj.weight'), opt('self_attn.v_proj.bias')), c.nKvHeads));
   const past = inp.past?.[i];
   const kv: KvPair = past ? { key: concat([past.key, kNew], 2), value: concat([past.value, vNew], 2) } : { key: kNew, value: vNew };
-  const o = reshape(transpose(attention(qr, kv.key, kv.value, inp.mask), [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
+  const o = reshape(transpose(attention(qr, kv.key, kv.value, inp.mask, { groupedHeads: inp.groupedAttention === true }), [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
   const x1 = add(x, linear(o, w('self_attn.o_proj.weight'), opt('self_attn.o_proj.bias')));
   const h2 = rmsNorm(x1, w('post_attention_layernorm.weight'), c.rmsEps);
   // SwiGLU: down(silu(gate(h)) ⊙ up(h)), each projection with its bias when mlpBias is set.

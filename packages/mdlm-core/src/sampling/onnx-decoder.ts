@@ -9,6 +9,7 @@ import { ropeTablesAt, type RopeTables } from '../nn/rope.js';
 import { createSession, hostTensor, toDevice, type HostTensor, type ProviderName, type Session, type SessionOptions, type SessionValue } from '../runtime/index.js';
 import { SamplingError } from './errors.js';
 import { prefillPassCost, splitByLength } from './length-groups.js';
+import { chooseToken, GREEDY } from './token.js';
 
 export type FloatDtype = 'float32' | 'float64';
 type FloatArray = Float32Array | Float64Array;
@@ -182,6 +183,8 @@ export class OnnxDecoder {
   private readonly Arr: Float32ArrayConstructor | Float64ArrayConstructor;
   /** Forward passes run (one per `run`). */
   passes = 0;
+  /** Of those, greedy passes whose choices the model's greedy head made. */
+  greedyHeadPasses = 0;
 
   private constructor(
     readonly config: TransformerConfig,
@@ -364,11 +367,13 @@ export class OnnxDecoder {
       sin: hostTensor(this.dtype, sin as never, [n, 1, T, hd]),
       logits_at: hostTensor('int64', at, [at.length / 2, 2]),
     };
-    if (bans) {
-      feeds['ban'] = this.banTensor(bans);
+    // Few wanted rows: the greedy head's dozen extra kernels cost more than choosing from copied-out logits.
+    const head = bans && K >= GREEDY_HEAD_MIN_ROWS ? 'greedy' : 'logits';
+    if (head === 'greedy') {
+      feeds['ban'] = this.banTensor(bans!);
       feeds['ban_of'] = hostTensor('int64', banOf!, [banOf!.length]);
     }
-    const session = bans ? await (this.greedySession ??= createSession(decoderGraph(c, this.dtype, 'greedy'), this.sessionOptions)) : this.session;
+    const session = head === 'greedy' ? await (this.greedySession ??= createSession(decoderGraph(c, this.dtype, 'greedy'), this.sessionOptions)) : this.session;
     const out = await session.run(feeds);
     this.passes++;
     // Append the kept new keys/values: fresh[b, h, i, :] for i < keep.
@@ -398,15 +403,19 @@ export class OnnxDecoder {
       }
     });
     if (rows.some((r) => r.keep) && !inPlace) slot.clear();
-    if (bans) return greedyPicks(rows, out, V);
+    if (head === 'greedy') {
+      this.greedyHeadPasses++;
+      return greedyPicks(rows, out, V);
+    }
     const logits = (out['logits'] as HostTensor).data as FloatArray;
     // A row's logits are consecutive in the output: a view of it in float32, a converted copy in float64.
     let off = 0;
-    return rows.map((r) => {
+    const perRow = rows.map((r) => {
       const span = logits.subarray(off * V, (off + r.logitsOf.length) * V);
       off += r.logitsOf.length;
       return span instanceof Float32Array ? span : Float32Array.from(span);
     });
+    return bans ? perRow.map((l, b) => picksFromLogits(l, rows[b]!, bans, V)) : perRow;
   }
 
   /**
@@ -520,6 +529,7 @@ function decoderGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logit
     sin: g.input('sin', dtype, ['batch', 1, 'new', hd]),
     past,
     logitsAt: g.input('logits_at', 'int64', ['rows', 2]),
+    groupedAttention: true,
   });
   // Only the rows' wanted logits (or choices) and the new tokens' keys/values leave the graph: the
   // past is kept on our side, so copying it back out (present = past ++ new) would be wasted per step.
@@ -543,6 +553,21 @@ function decoderGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logit
     g.output(`fresh.${i}.value`, kv.value);
   });
   return emitOnnx(g, { name: head === 'logits' ? 'decoder_kv' : 'decoder_kv_greedy' }).bytes;
+}
+
+/** Below this many wanted rows a greedy pass copies logits out and chooses in JavaScript (chooseToken). */
+const GREEDY_HEAD_MIN_ROWS = 8;
+
+/** A row's greedy choices from its copied-out logits: chooseToken itself. */
+function picksFromLogits(logits: Float32Array, r: RowPass, bans: GreedyBans, V: number): GreedyPicks {
+  const n = r.logitsOf.length;
+  const picks: GreedyPicks = { tokens: new Int32Array(n), probs: new Float64Array(n) };
+  for (let w = 0; w < n; w++) {
+    const c = chooseToken(logits.subarray(w * V, (w + 1) * V), GREEDY, undefined, { banned: bans.lists[r.banOf?.[w] ?? 0]! });
+    picks.tokens[w] = c.token;
+    picks.probs[w] = c.prob;
+  }
+  return picks;
 }
 
 /** Per row, its greedy choices from the greedy head's outputs (chooseToken's formulas for lse and prob). */

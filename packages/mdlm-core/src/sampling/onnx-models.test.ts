@@ -75,10 +75,18 @@ describe('block diffusion on a trained BD3 model', () => {
       const query = [
         [M, M, M, M],
         [5, M, 6, M],
-        [M, 2, 2, 2],
+        [M, M, M, 2],
       ];
-      const wanted = [[0, 1, 2, 3], [1, 3], [0]];
-      const banOf = [[0, 1, 0, 1], [1, 1], [0]];
+      const wanted = [
+        [0, 1, 2, 3],
+        [1, 3],
+        [0, 1, 2],
+      ];
+      const banOf = [
+        [0, 1, 0, 1],
+        [1, 1],
+        [0, 0, 1],
+      ];
       const items = (part: boolean) => prompts.map((p, row) => ({ row, commit: p, query: query[row]!, ...(part ? { logitsOf: wanted[row]!, banOf: banOf[row]! } : {}) }));
       const all = await full.forward(items(false));
       const V = TOY.vocab;
@@ -86,7 +94,9 @@ describe('block diffusion on a trained BD3 model', () => {
       const favourite = (row: number, pos: number) => chooseToken(all[row]!.subarray(pos * V, (pos + 1) * V), GREEDY, undefined, { banned: [M] }).token;
       const banned = [[M], [M, TOY.eos, favourite(0, 1), favourite(0, 3), favourite(1, 1), favourite(1, 3)]];
       const some = await part.forward(items(true));
+      const heads = m.decoder.greedyHeadPasses;
       const picks = await greedy.forwardGreedy!(items(true), banned);
+      expect(m.decoder.greedyHeadPasses).toBe(heads + 1); // 9 wanted rows: the model's greedy head chose
       expect(picks[0]!.tokens[1]).not.toBe(favourite(0, 1));
       wanted.forEach((w, row) => {
         expect(some[row]!.length).toBe(w.length * V);
@@ -107,7 +117,9 @@ describe('block diffusion on a trained BD3 model', () => {
     const rq = requests(16).map((r, i) => (i % 3 === 0 ? { ...r, anchors: [{ at: 5, tokens: [7] }] } : r));
     for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static'] as const) {
       const o = { ...bdBase, unmasking, maxNewTokens: 12 };
+      const heads = m.decoder.greedyHeadPasses;
       const inModel = await sampleBlockDiffusion(m, rq, o);
+      expect(m.decoder.greedyHeadPasses).toBeGreaterThan(heads);
       const fromLogits = await sampleBlockDiffusion(m, rq, { ...o, greedyInModel: false });
       expect(inModel.map((r) => [r.tokens, r.stats.forwards])).toEqual(fromLogits.map((r) => [r.tokens, r.stats.forwards]));
     }
