@@ -2,7 +2,7 @@
 // look-around against the real recordings, exactly and up to the order of same-named siblings (the
 // real engine's own order for those differs between its runs; tie-order.ts). Floors only rise.
 import { describe, expect, it } from 'vitest';
-import { flattenLookAround } from '../harness/wm-prompt.js';
+import { flattenLookAround, taskSnapshot, WALK_ROOMS } from '../harness/wm-prompt.js';
 import { loadTask } from '../world/tasks/setup.js';
 import { formatShare, measureGolden, type GoldenReport } from './measure.js';
 import { readRecordedTasks, recordingsDir } from './recordings.js';
@@ -50,5 +50,19 @@ describe('tie order (no recordings needed)', () => {
     expect(matchesUpToTieOrder(game.w, game.w.agentRoom(), render, swapped)).toBe(true);
     expect(render()).toBe(text);
     expect(matchesUpToTieOrder(game.w, game.w.agentRoom(), render, swapped.replace('blue paint', 'green paint'))).toBe(false);
+  });
+});
+
+describe('the scene walk (no recordings needed)', () => {
+  it('visits the rooms in the paper order, a tick each: outside is ten ticks in, so the life-stage trees are a stage on', () => {
+    const s = taskSnapshot({ env: 'sciworld', split: 'test', id: 'identify-life-stages-2_v0', taskType: 'identify-life-stages-2', seed: 0 });
+    expect(Object.keys(s.roomMap)).toEqual([...WALK_ROOMS]);
+    expect(s.initialObservation).toContain('This room is called the hallway.');
+    expect(s.roomMap.outside).toContain('a self watering flower pot 4 (containing a apple tree in the seedling stage, soil)');
+    expect(s.roomMap.outside).toContain('a self watering flower pot 7 (containing a apple tree in the reproducing stage. On the apple tree you see: a flower. , soil)');
+    expect(s.roomMap.bathroom).toContain('A drain, which is closed');
+    const { game } = loadTask('identify-life-stages-2', 0);
+    game.step('teleport to outside');
+    expect(game.look()).toContain('a self watering flower pot 4 (containing a apple seed, soil, a substance called water)');
   });
 });
