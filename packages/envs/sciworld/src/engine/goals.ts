@@ -24,6 +24,10 @@ export interface Match {
   renewable?: boolean;
   /** Only the object the agent currently focuses on. */
   focused?: boolean;
+  /** Only things in the agent's room, at any depth (ScienceWorld's goals that look around the agent). */
+  nearAgent?: boolean;
+  /** Substances that are burning (ScienceWorld's isCombusting; here: combusted). */
+  combusted?: boolean;
 }
 
 export type Subgoal =
@@ -43,7 +47,15 @@ export type Subgoal =
   | { type: 'exists'; match: Match }
   | { type: 'temperatureChanged'; match: Match; by: number }
   /** An incline has had an object slide on it for a while (or to the bottom). */
-  | { type: 'tested'; match: Match };
+  | { type: 'tested'; match: Match }
+  /** A thing directly in a container (ScienceWorld's GoalSpecificObjectInDirectContainer; the inventory is the agent). */
+  | { type: 'directlyIn'; match: Match; container: Match }
+  /** Some container near the agent holds exactly one thing, a matching one (GoalObjectsInSingleContainer). */
+  | { type: 'alone'; match: Match }
+  /** The focused thing is this much warmer (by > 0) or colder (by < 0) than when the goal first saw it (GoalTemperatureIncrease/Decrease). */
+  | { type: 'focusTemperature'; by: number }
+  /** `goal`, counted only once optional goal number `after` is done (ScienceWorld's keysMustBeCompletedBefore). */
+  | { type: 'after'; after: number; goal: Subgoal };
 
 export interface GoalSpec {
   ordered: Subgoal[];
@@ -70,6 +82,8 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   if (m.minStage !== undefined && o.stage < m.minStage) return false;
   if (m.stage !== undefined && o.stage !== m.stage) return false;
   if (m.renewable !== undefined && w.kind(o).electrical?.renewable !== m.renewable) return false;
+  if (m.nearAgent && !(o.parent !== NONE && w.roomOf(o.id) === w.agentRoom() && o.id !== w.agentRoom())) return false;
+  if (m.combusted !== undefined && o.combusted !== m.combusted) return false;
   return true;
 }
 
@@ -86,6 +100,8 @@ export class GoalTracker {
   private readonly readings = new Map<number, number>();
   private readonly uses: Array<{ tool: number; target: number }> = [];
   private readonly startTemps = new Map<number, number>();
+  /** The focused thing's temperature when each focusTemperature goal first saw it (never reset, as ScienceWorld's). */
+  private readonly focusStartTemps = new Map<Subgoal, number>();
 
   constructor(
     readonly spec: GoalSpec,
@@ -136,7 +152,8 @@ export class GoalTracker {
       this.idx++;
     }
     this.spec.optional.forEach((g, i) => {
-      if (!this.optionalDone[i] && g.type !== 'focus' && this.check(w, g) === 'done') this.optionalDone[i] = true;
+      if (this.optionalDone[i] || g.type === 'focus') return;
+      if (g.type === 'after' ? this.optionalDone[g.after] && this.check(w, g.goal) === 'done' : this.check(w, g) === 'done') this.optionalDone[i] = true;
     });
   }
 
@@ -202,6 +219,24 @@ export class GoalTracker {
         return this.any(w, g.match).some((o) => o.parent !== NONE) ? 'done' : 'pending';
       case 'tested':
         return this.any(w, g.match).some((p) => p.contents.some((c) => w.get(c).counter >= TESTED_TICKS)) ? 'done' : 'pending';
+      case 'directlyIn':
+        return this.any(w, g.container).some((c) => c.contents.some((id) => matches(w, w.get(id), g.match, this.focus))) ? 'done' : 'pending';
+      case 'alone':
+        return w.objs.some((c) => {
+          if (!matches(w, c, { nearAgent: true }) || c.kind === 'room') return false;
+          const inside = c.contents.map((id) => w.get(id)).filter((x) => !x.removed && !x.terminal);
+          return inside.length === 1 && matches(w, inside[0]!, g.match, this.focus);
+        })
+          ? 'done'
+          : 'pending';
+      case 'focusTemperature': {
+        if (!f) return 'pending';
+        if (!this.focusStartTemps.has(g)) this.focusStartTemps.set(g, f.temperature);
+        const start = this.focusStartTemps.get(g)!;
+        return (g.by > 0 ? f.temperature >= start + g.by : f.temperature <= start + g.by) ? 'done' : 'pending';
+      }
+      case 'after':
+        return this.check(w, g.goal);
       case 'temperatureChanged':
         return this.any(w, g.match).some((o) => Math.abs(o.temperature - (this.startTemps.get(o.id) ?? o.temperature)) >= g.by) ? 'done' : 'pending';
     }

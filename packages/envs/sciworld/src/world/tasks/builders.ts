@@ -3,7 +3,7 @@
 import type { Rng } from '@diffworld/env-core';
 import { desk, sub, type RoomName, type Spawn } from '../layout.js';
 import { material as materialOf, nameInState, THERMAL_UNKNOWN_CREATED_C, THERMAL_UNKNOWN_MELTING_POINTS } from '../materials.js';
-import type { GoalSpec, Match } from '../../engine/goals.js';
+import type { GoalSpec, Match, Subgoal } from '../../engine/goals.js';
 import { TEXT } from '../text.js';
 import { kindDef } from '../kinds.js';
 import {
@@ -143,27 +143,53 @@ function stateBuilder(goal: 'boil' | 'melt' | 'freeze' | 'change'): Builder {
     const label = s.label;
     const combustNote = goal === 'boil' ? 'For compounds without a boiling point, combusting the substance is also acceptable. ' : '';
     const description = `Your task is to ${STATE_VERB[goal]} ${label}. ${combustNote}First, focus on the substance. Then, take actions that will cause it to change its state of matter.`;
-    const focus = { type: 'focus' as const, match: { material: s.material }, failIfWrong: true };
-    const seq =
+    const focus: Subgoal = { type: 'focus', match: { material: s.material }, failIfWrong: true };
+    // ScienceWorld's ordered goals per mode (change: any state, then a different one).
+    const seq: Subgoal[] =
       goal === 'boil'
-        ? [focus, { type: 'focusState' as const, states: ['liquid', 'gas'] as const, orCombusted: true }, { type: 'focusState' as const, states: ['gas'] as const, orCombusted: true }]
+        ? [focus, { type: 'focusState', states: ['liquid', 'gas'], orCombusted: true }, { type: 'focusState', states: ['gas'], orCombusted: true }]
         : goal === 'melt'
-          ? [focus, { type: 'focusState' as const, states: ['solid'] as const }, { type: 'focusState' as const, states: ['liquid'] as const }]
+          ? [focus, { type: 'focusState', states: ['solid'] }, { type: 'focusState', states: ['liquid'] }]
           : goal === 'freeze'
-            ? [focus, { type: 'focusState' as const, states: ['liquid'] as const }, { type: 'focusState' as const, states: ['solid'] as const }]
-            : [focus, { type: 'focusChangedState' as const }];
+            ? [focus, { type: 'focusState', states: ['liquid'] }, { type: 'focusState', states: ['solid'] }]
+            : [focus, { type: 'focusState', states: ['solid', 'liquid', 'gas'], orCombusted: true }, { type: 'focusChangedState' }];
     return {
       description,
       goals: {
-        ordered: seq.map((g) => ('states' in g ? { ...g, states: [...g.states] } : g)),
-        optional: [
-          { type: 'sameRoom', match: { material: s.material } },
-          { type: 'temperatureChanged', match: { material: s.material }, by: 10 },
-        ],
+        ordered: seq,
+        optional: changeOfStateOptionalGoals(goal, s.material),
       },
       plan: { kind: 'state', goal, material: s.material },
     };
   };
+}
+
+/**
+ * The change-of-state tasks' optional goals, ScienceWorld's list for each mode in its order: near the
+ * substance, the substance alone in a container, a heater on (stove, blast furnace, oven, hot plate)
+ * or a fire built (lighter carried, wood in the fire pit, then the wood burning), the focused
+ * substance on a heater or in a cooler, and it warmed (or cooled) by a margin.
+ */
+function changeOfStateOptionalGoals(goal: keyof typeof STATE_MODE, material: string): Subgoal[] {
+  const substance = { material };
+  const heaters = ['stove', 'blast furnace', 'oven', 'hot plate'];
+  const near: Subgoal[] = [
+    { type: 'sameRoom', match: substance },
+    { type: 'alone', match: substance },
+  ];
+  const focusedIn = (name: string): Subgoal => ({ type: 'inside', match: { focused: true }, container: { name } });
+  const coolers = [focusedIn('fridge'), focusedIn('freezer')];
+  if (goal === 'freeze') return [...near, ...coolers, { type: 'focusTemperature', by: -5 }];
+  const woodInPit = near.length + heaters.length + 1;
+  const heating: Subgoal[] = [
+    ...heaters.map((name): Subgoal => ({ type: 'activated', match: { name, nearAgent: true } })),
+    { type: 'directlyIn', match: { kind: 'lighter' }, container: { kind: 'agent' } },
+    { type: 'directlyIn', match: { material: 'wood' }, container: { kind: 'fire pit', nearAgent: true } },
+    { type: 'after', after: woodInPit, goal: { type: 'exists', match: { material: 'wood', combusted: true, nearAgent: true } } },
+    ...[...heaters, 'fire pit'].map(focusedIn),
+  ];
+  if (goal === 'change') return [...near, ...heating, ...coolers, { type: 'focusTemperature', by: 10 }, { type: 'focusTemperature', by: -10 }];
+  return [...near, ...heating, { type: 'focusTemperature', by: 20 }];
 }
 
 // ---- thermometer and melting point ---------------------------------------------------------
