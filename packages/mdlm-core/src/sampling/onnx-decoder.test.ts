@@ -81,6 +81,19 @@ describe('OnnxDecoder batches', () => {
     await check(await dec.run(tail, slot), [0, 2]);
   });
 
+  it('a prefix pattern given as visible(i) masks as its allowed(i, j) does', async () => {
+    const dec = await OnnxDecoder.create(cfg, randomWeights(5), { provider: 'cpu', dtype: 'float64' });
+    const tokens = [3, 9, 4, 1, 7, 2, 8];
+    const blockCausal = (i: number, j: number) => Math.floor(j / 3) <= Math.floor(i / 3);
+    const pass = (fast: boolean) =>
+      dec.run([
+        { cache: null, tokens, positions: range(0, 7), allowed: blockCausal, ...(fast ? { visible: (i: number) => (Math.floor(i / 3) + 1) * 3 } : {}), keep: 0, logitsOf: range(0, 7) },
+        { cache: null, tokens: tokens.slice(0, 4), positions: range(0, 4), allowed: causal, ...(fast ? { visible: (i: number) => i + 1 } : {}), keep: 0, logitsOf: range(0, 4) },
+      ]);
+    const [slow, fast] = [await pass(false), await pass(true)];
+    expect(fast.map((l) => Array.from(l))).toEqual(slow.map((l) => Array.from(l)));
+  });
+
   it('rows that leave the batch are compacted out of the past tensors in place, and the others keep their logits', async () => {
     const dec = await OnnxDecoder.create(cfg, randomWeights(3), { provider: 'cpu', dtype: 'float64' });
     const rng = new Rng(4);

@@ -51,7 +51,8 @@ export class RowCache {
   /** Appends `count` tokens copied from a fresh-keys tensor [.., heads, S, hd] at row offset `rowBase` and token `from`. */
   append(count: number, presentKeys: (layer: number) => FloatArray, presentValues: (layer: number) => FloatArray, rowBase: number, seq: number, from: number): void {
     if (this.length + count > this.capacity) {
-      const cap = Math.max(2 * this.capacity, this.length + count, 16);
+      // Room for a few more commits past a prefill, so that decoding rarely regrows.
+      const cap = Math.max(2 * this.capacity, this.length + count + 32, 16);
       for (let l = 0; l < this.layers; l++) {
         this.keys[l] = this.regrow(this.keys[l]!, cap);
         this.values[l] = this.regrow(this.values[l]!, cap);
@@ -106,6 +107,12 @@ export interface RowPass {
   positions: readonly number[];
   /** Whether new token i may attend to new token j. */
   allowed: (i: number, j: number) => boolean;
+  /**
+   * Optional fast form of `allowed` for prefix patterns (causal, block-causal, full): new token i
+   * attends to exactly new tokens [0, visible(i)). A prefill's mask is then filled by ranges, not
+   * one `allowed` call per pair of tokens.
+   */
+  visible?: (i: number) => number;
   /** New tokens [0, keep) are appended to the cache after the pass. */
   keep: number;
   /** Which new tokens' logits to return (ascending). */
@@ -343,7 +350,8 @@ export class OnnxDecoder {
           continue;
         }
         mask.fill(0, row, row + cached);
-        for (let j = 0; j < len; j++) if (r.allowed(i, j)) mask[row + P + j] = 0;
+        if (r.visible) mask.fill(0, row + P, row + P + Math.min(len, r.visible(i)));
+        else for (let j = 0; j < len; j++) if (r.allowed(i, j)) mask[row + P + j] = 0;
       }
       for (let w = 0; w < r.logitsOf.length; w++) {
         const i = r.logitsOf[w]!;

@@ -85,6 +85,7 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
     const B = this.blockLength;
     // Block-causal over the new tokens; they start on a block boundary because caches hold whole blocks.
     const blockCausal = (i: number, j: number) => Math.floor(j / B) <= Math.floor(i / B);
+    const throughBlock = (i: number) => (Math.floor(i / B) + 1) * B;
     const toPasses = (items: readonly BlockItem[]) => {
       const passes: RowPass[] = [];
       const queried: boolean[] = [];
@@ -99,13 +100,22 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
         if (this.cache === 'kv') {
           const cache = rows.caches[it.row]!;
           const tokens = commit.length ? [...commit, ...query] : query;
-          passes.push({ cache, tokens, positions: range(cache.length, tokens.length), allowed: blockCausal, keep: commit.length, logitsOf: shift(wanted, commit.length), ...banOf(it, wanted) });
+          passes.push({
+            cache,
+            tokens,
+            positions: range(cache.length, tokens.length),
+            allowed: blockCausal,
+            visible: throughBlock,
+            keep: commit.length,
+            logitsOf: shift(wanted, commit.length),
+            ...banOf(it, wanted),
+          });
         } else {
           const h = rows.history[it.row]!;
           h.push(...commit);
           if (!it.query) continue;
           const tokens = [...h, ...query];
-          passes.push({ cache: null, tokens, positions: range(0, tokens.length), allowed: blockCausal, keep: 0, logitsOf: shift(wanted, h.length), ...banOf(it, wanted) });
+          passes.push({ cache: null, tokens, positions: range(0, tokens.length), allowed: blockCausal, visible: throughBlock, keep: 0, logitsOf: shift(wanted, h.length), ...banOf(it, wanted) });
         }
       }
       // Items without a query give no result (kv: their pass only commits; none: they have no pass).
@@ -144,6 +154,7 @@ export class OnnxCausalModel implements CausalModel {
   open(n: number): CausalDecoder {
     const rows = new Rows(this.decoder, n, this.cache);
     const causal = (i: number, j: number) => j <= i;
+    const throughSelf = (i: number) => i + 1;
     return {
       forward: async (items: readonly CausalItem[]) => {
         const passes = items.map((it): RowPass => {
@@ -151,11 +162,11 @@ export class OnnxCausalModel implements CausalModel {
           if (it.tokens.length === 0) throw new SamplingError('bad_input', `causal model: row ${it.row} brings no tokens`);
           if (this.cache === 'kv') {
             const cache = rows.caches[it.row]!;
-            return { cache, tokens: it.tokens, positions: range(cache.length, it.tokens.length), allowed: causal, keep: it.tokens.length, logitsOf: [it.tokens.length - 1] };
+            return { cache, tokens: it.tokens, positions: range(cache.length, it.tokens.length), allowed: causal, visible: throughSelf, keep: it.tokens.length, logitsOf: [it.tokens.length - 1] };
           }
           const h = rows.history[it.row]!;
           h.push(...it.tokens);
-          return { cache: null, tokens: [...h], positions: range(0, h.length), allowed: causal, keep: 0, logitsOf: [h.length - 1] };
+          return { cache: null, tokens: [...h], positions: range(0, h.length), allowed: causal, visible: throughSelf, keep: 0, logitsOf: [h.length - 1] };
         });
         return this.decoder.run(passes, rows.slot);
       },
@@ -176,6 +187,6 @@ export class OnnxBidirectionalModel implements BidirectionalModel {
   }
 
   forward(canvases: readonly (readonly number[])[]): Promise<Float32Array[]> {
-    return this.decoder.run(canvases.map((c) => ({ cache: null, tokens: c, positions: range(0, c.length), allowed: () => true, keep: 0, logitsOf: range(0, c.length) })));
+    return this.decoder.run(canvases.map((c) => ({ cache: null, tokens: c, positions: range(0, c.length), allowed: () => true, visible: () => c.length, keep: 0, logitsOf: range(0, c.length) })));
   }
 }
