@@ -116,22 +116,28 @@ for env in "$@"; do
   setsid nohup ./node cli.mjs repro "$env" --config "$config" --out "$runs/$env/out" >>"$runs/$env/log" 2>&1 </dev/null &
   echo $! >"$runs/$env/pid"
 done
+# Copied every 20 s, so a call stopped at its time limit still brings back the latest state.
+collect() {
+  [ -n "${OUT:-}" ] || return 0
+  nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader >>"$OUT/gpu.csv" 2>/dev/null
+  for env in "$@"; do
+    mkdir -p "$OUT/$env"
+    cp "$runs/$env/log" "$OUT/$env/" 2>/dev/null
+    for f in report.md report.html results.json; do [ -f "$runs/$env/out/$f" ] && cp "$runs/$env/out/$f" "$OUT/$env/"; done
+  done
+}
 end=$((SECONDS + ${WAIT:-540}))
 while [ $SECONDS -lt $end ]; do
   any=0
   for env in "$@"; do alive "$env" && any=1; done
+  collect "$@"
   [ $any = 0 ] && break
-  sleep 5
+  sleep 20
 done
-nvidia-smi --query-gpu=memory.used,utilization.gpu --format=csv,noheader 2>/dev/null
+collect "$@"
 for env in "$@"; do
   echo "== $env $(alive "$env" && echo running || echo stopped)"
   tail -n 4 "$runs/$env/log"
-  if [ -n "${OUT:-}" ]; then
-    mkdir -p "$OUT/$env"
-    cp "$runs/$env/log" "$OUT/$env/"
-    for f in report.md report.html results.json; do [ -f "$runs/$env/out/$f" ] && cp "$runs/$env/out/$f" "$OUT/$env/"; done
-  fi
 done
 exit 0
 SH
