@@ -138,7 +138,7 @@ export class Game {
   private run(cmd: Command): { text: string; valid: boolean } {
     if (cmd.template.id === 'reset task') this.goals.reset();
     const result = execute({ w: this.w, teleport: this.opts.simplifications.teleportAction, electrical: !this.opts.simplifications.noElectricalAction }, cmd);
-    this.checkGoals(result.events);
+    this.checkGoals({ ...result.events, acted: true });
     for (let i = 0; i < result.ticks && !this.goals.completed() && !this.goals.failed; i++) this.tickOnce();
     return { text: result.text, valid: !result.failed };
   }

@@ -54,8 +54,18 @@ export type Subgoal =
   | { type: 'alone'; match: Match }
   /** The focused thing is this much warmer (by > 0) or colder (by < 0) than when the goal first saw it (GoalTemperatureIncrease/Decrease). */
   | { type: 'focusTemperature'; by: number }
-  /** `goal`, counted only once optional goal number `after` is done (ScienceWorld's keysMustBeCompletedBefore). */
-  | { type: 'after'; after: number; goal: Subgoal };
+  /**
+   * `goal`, evaluated only once one of the optional goals `after` is done and the ordered goals have
+   * reached `afterOrdered` (ScienceWorld's keysMustBeCompletedBefore; goals that latch a starting
+   * value latch it then).
+   */
+  | { type: 'after'; after?: number[]; afterOrdered?: number; goal: Subgoal }
+  /** The agent is somewhere other than where this goal first saw it (GoalMoveToNewLocation). */
+  | { type: 'movedAway' }
+  /** The agent is in this room (GoalMoveToLocation). */
+  | { type: 'inRoom'; room: string }
+  /** A use action, after this goal was first evaluated, with the tool or the target matching (GoalPastActionUseObjectOnObject). */
+  | { type: 'usedSince'; tool: Match; target: Match };
 
 export interface GoalSpec {
   ordered: Subgoal[];
@@ -64,6 +74,8 @@ export interface GoalSpec {
 
 /** What happened this step, besides the world state. */
 export interface GoalEvents {
+  /** An action ran (ScienceWorld's action history grows by one). */
+  acted?: boolean;
   focus?: Obj;
   used?: { tool: Obj; target: Obj };
 }
@@ -98,7 +110,11 @@ export class GoalTracker {
   focus: Obj | undefined;
   private focusState: StateOfMatter | undefined;
   private readonly readings = new Map<number, number>();
-  private readonly uses: Array<{ tool: number; target: number }> = [];
+  private readonly uses: Array<{ tool: number; target: number; at: number }> = [];
+  /** Actions run so far (ScienceWorld's action history size). */
+  private actions = 0;
+  /** What latching goals saw when first evaluated: the agent's room, the action count. */
+  private readonly firstSeen = new Map<Subgoal, number>();
   private readonly startTemps = new Map<number, number>();
   /** The focused thing's temperature when each focusTemperature goal first saw it (never reset, as ScienceWorld's). */
   private readonly focusStartTemps = new Map<Subgoal, number>();
@@ -122,8 +138,9 @@ export class GoalTracker {
   /** Applies this step's events and advances as far as the state allows. */
   update(w: World, ev: GoalEvents): void {
     if (this.failed) return;
+    if (ev.acted) this.actions++;
     if (ev.used) {
-      this.uses.push({ tool: ev.used.tool.id, target: ev.used.target.id });
+      this.uses.push({ tool: ev.used.tool.id, target: ev.used.target.id, at: this.actions - 1 });
       if (!this.readings.has(ev.used.target.id)) this.readings.set(ev.used.target.id, ev.used.target.temperature);
     }
     let pendingFocus = ev.focus;
@@ -151,10 +168,20 @@ export class GoalTracker {
       if (r !== 'done') break;
       this.idx++;
     }
-    this.spec.optional.forEach((g, i) => {
-      if (this.optionalDone[i] || g.type === 'focus') return;
-      if (g.type === 'after' ? this.optionalDone[g.after] && this.check(w, g.goal) === 'done' : this.check(w, g) === 'done') this.optionalDone[i] = true;
-    });
+    // Optional goals are checked until none completes, as ScienceWorld's (one may unlock another).
+    for (let changed = true; changed; ) {
+      changed = false;
+      this.spec.optional.forEach((g, i) => {
+        if (this.optionalDone[i] || g.type === 'focus' || !this.unlocked(g)) return;
+        if (this.check(w, g) === 'done') this.optionalDone[i] = changed = true;
+      });
+    }
+  }
+
+  private unlocked(g: Subgoal): boolean {
+    if (g.type !== 'after') return true;
+    if (g.afterOrdered !== undefined && this.idx < g.afterOrdered) return false;
+    return !g.after || g.after.some((i) => this.optionalDone[i]);
   }
 
   private any(w: World, m: Match): Obj[] {
@@ -237,6 +264,17 @@ export class GoalTracker {
       }
       case 'after':
         return this.check(w, g.goal);
+      case 'movedAway': {
+        if (!this.firstSeen.has(g)) this.firstSeen.set(g, w.agentRoom());
+        return w.agentRoom() !== this.firstSeen.get(g) ? 'done' : 'pending';
+      }
+      case 'inRoom':
+        return w.name(w.get(w.agentRoom())) === g.room ? 'done' : 'pending';
+      case 'usedSince': {
+        if (!this.firstSeen.has(g)) this.firstSeen.set(g, this.actions);
+        const since = this.firstSeen.get(g)!;
+        return this.uses.some((u) => u.at >= since && (matches(w, w.get(u.tool), g.tool) || matches(w, w.get(u.target), g.target))) ? 'done' : 'pending';
+      }
       case 'temperatureChanged':
         return this.any(w, g.match).some((o) => Math.abs(o.temperature - (this.startTemps.get(o.id) ?? o.temperature)) >= g.by) ? 'done' : 'pending';
     }

@@ -172,24 +172,63 @@ function stateBuilder(goal: 'boil' | 'melt' | 'freeze' | 'change'): Builder {
  */
 function changeOfStateOptionalGoals(goal: keyof typeof STATE_MODE, material: string): Subgoal[] {
   const substance = { material };
-  const heaters = ['stove', 'blast furnace', 'oven', 'hot plate'];
   const near: Subgoal[] = [
     { type: 'sameRoom', match: substance },
     { type: 'alone', match: substance },
   ];
-  const focusedIn = (name: string): Subgoal => ({ type: 'inside', match: { focused: true }, container: { name } });
   const coolers = [focusedIn('fridge'), focusedIn('freezer')];
   if (goal === 'freeze') return [...near, ...coolers, { type: 'focusTemperature', by: -5 }];
-  const woodInPit = near.length + heaters.length + 1;
-  const heating: Subgoal[] = [
-    ...heaters.map((name): Subgoal => ({ type: 'activated', match: { name, nearAgent: true } })),
-    { type: 'directlyIn', match: { kind: 'lighter' }, container: { kind: 'agent' } },
-    { type: 'directlyIn', match: { material: 'wood' }, container: { kind: 'fire pit', nearAgent: true } },
-    { type: 'after', after: woodInPit, goal: { type: 'exists', match: { material: 'wood', combusted: true, nearAgent: true } } },
-    ...[...heaters, 'fire pit'].map(focusedIn),
-  ];
+  const heating = [...heaterOrFireGoals(near.length), ...HEATER_NAMES.concat('fire pit').map(focusedIn)];
   if (goal === 'change') return [...near, ...heating, ...coolers, { type: 'focusTemperature', by: 10 }, { type: 'focusTemperature', by: -10 }];
   return [...near, ...heating, { type: 'focusTemperature', by: 20 }];
+}
+
+const HEATER_NAMES = ['stove', 'blast furnace', 'oven', 'hot plate'];
+/** ScienceWorld's GoalObjectInContainer: the focused thing is in (or on) a container of this name, at any depth. */
+const focusedIn = (name: string): Subgoal => ({ type: 'inside', match: { focused: true }, container: { name } });
+
+/**
+ * ScienceWorld's heating goals as its tasks list them from optional index `at`: a heater on near the
+ * agent (stove, blast furnace, oven, hot plate), or a fire: lighter carried, wood in the fire pit,
+ * then (once the wood is in) the wood burning.
+ */
+function heaterOrFireGoals(at: number): Subgoal[] {
+  return [
+    ...HEATER_NAMES.map((name): Subgoal => ({ type: 'activated', match: { name, nearAgent: true } })),
+    { type: 'directlyIn', match: { kind: 'lighter' }, container: { kind: 'agent' } },
+    { type: 'directlyIn', match: { material: 'wood' }, container: { kind: 'fire pit', nearAgent: true } },
+    { type: 'after', after: [at + HEATER_NAMES.length + 1], goal: { type: 'exists', match: { material: 'wood', combusted: true, nearAgent: true } } },
+  ];
+}
+
+/**
+ * The measure-melting-point tasks' 25 optional goals, ScienceWorld's list in its order: near and
+ * carrying the thermometer, moving (anywhere new; to the substance's room or the boxes' room, then
+ * to a room with a heater), carrying the substance, using the thermometer (and again once the
+ * substance is heated), the substance alone in a container, heating goals, and — once the substance
+ * is focused — it on a heater and warmed by 20 °C.
+ */
+function meltingPointOptionalGoals(subject: Match, room: RoomName, boxRoom: RoomName): Subgoal[] {
+  const thermometer: Match = { kind: 'thermometer' };
+  const toRoom = [3, 4];
+  const heated = 24;
+  const focused = 2;
+  const goals: Subgoal[] = [
+    { type: 'sameRoom', match: thermometer },
+    { type: 'directlyIn', match: thermometer, container: { kind: 'agent' } },
+    { type: 'movedAway' },
+    { type: 'inRoom', room },
+    { type: 'inRoom', room: boxRoom },
+    ...(['kitchen', 'outside', 'foundry'] as const).map((r): Subgoal => ({ type: 'after', after: toRoom, goal: { type: 'inRoom', room: r } })),
+    { type: 'directlyIn', match: subject, container: { kind: 'agent' } },
+    { type: 'usedSince', tool: thermometer, target: subject },
+    { type: 'after', after: [heated], goal: { type: 'usedSince', tool: thermometer, target: subject } },
+    { type: 'alone', match: subject },
+    ...heaterOrFireGoals(12),
+    ...HEATER_NAMES.concat('fire pit').map((name): Subgoal => ({ type: 'after', afterOrdered: focused, goal: focusedIn(name) })),
+    { type: 'after', afterOrdered: focused, goal: { type: 'focusTemperature', by: 20 } },
+  ];
+  return goals;
 }
 
 // ---- thermometer and melting point ---------------------------------------------------------
@@ -369,17 +408,7 @@ function meltingPointOf(grid: Array<[MeltCandidate, number, number]>, v: number,
         { type: 'focus', match: subject, failIfWrong: true },
         { type: 'focus', match: { tag: s.meltingPoint >= T ? 'boxA' : 'boxB' }, failIfWrong: true },
       ],
-      // The real task's optional goals that this engine can observe (it lists 26; see README).
-      optional: [
-        { type: 'sameRoom', match: { kind: 'thermometer' } },
-        { type: 'held', match: { kind: 'thermometer' } },
-        { type: 'held', match: subject },
-        { type: 'used', tool: { kind: 'thermometer' }, target: subject },
-        { type: 'activated', match: { kind: 'stove' } },
-        { type: 'activated', match: { kind: 'blast furnace' } },
-        { type: 'activated', match: { kind: 'oven' } },
-        { type: 'temperatureChanged', match: subject, by: 20 },
-      ],
+      optional: meltingPointOptionalGoals(subject, 'kitchen', 'kitchen'),
     },
     plan: { kind: 'meltingPoint', subject: n, meltingPoint: s.meltingPoint, threshold: T, above, below, boxRoom: 'kitchen' },
   };

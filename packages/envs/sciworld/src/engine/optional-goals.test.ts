@@ -1,0 +1,42 @@
+// ScienceWorld's optional goals as the measure-melting-point tasks list them (25, each worth
+// (1 / 4) / 25 of the score): latching goals (moved away from where the goal first saw the agent,
+// a thermometer use after the goal first looked), prerequisites between optional goals (rooms
+// with a heater after the task's rooms; a use after the substance was heated) and on the ordered
+// goals (the substance on a heater only once it is focused).
+import { describe, expect, it } from 'vitest';
+import { loadTask } from '../world/tasks/setup.js';
+
+describe('measure-melting-point optional goals', () => {
+  it('score step by step as the real goal list gives them', () => {
+    const { game } = loadTask('measure-melting-point-known-substance', 0, 'easy');
+    expect(game.goals.spec.optional).toHaveLength(25);
+    const trace = [
+      // near the thermometer, in the substance's and the boxes' room (kitchen), then in a room with a heater (kitchen)
+      ['teleport to kitchen', 4, '1001110000000000000000000'],
+      ['pick up thermometer', 5, '1101110000000000000000000'],
+      ['focus on thermometer', 38, '1101110000000000000000000'],
+      ['open fridge', 38, '1101110000000000000000000'],
+      ['focus on chocolate', 72, '1101110000000000000000000'],
+      // the first use after the goal was first evaluated
+      ['use thermometer on chocolate', 73, '1101110001000000000000000'],
+      // moved away from the kitchen (where the goal first saw the agent); the foundry has a heater
+      ['teleport to foundry', 75, '1111110101000000000000000'],
+      ['teleport to kitchen', 75, '1111110101000000000000000'],
+      ['pick up chocolate', 76, '1111110111000000000000000'],
+      // the focused chocolate on the stove
+      ['move chocolate to stove', 78, '1111110111010000000100000'],
+      // the stove on, and the chocolate 20 °C warmer than when first seen
+      ['activate stove', 80, '1111110111011000000100001'],
+      // a use after the heating
+      ['use thermometer on chocolate', 81, '1111110111111000000100001'],
+    ] as const;
+    for (const [action, score, done] of trace) {
+      expect([action, game.step(action).score, game.goals.optionalDone.map((b) => (b ? 1 : 0)).join('')]).toEqual([action, score, done]);
+    }
+  });
+
+  it('the unknown-substance task lists the same 25', () => {
+    const { game } = loadTask('measure-melting-point-unknown-substance', 0, 'easy');
+    expect(game.goals.spec.optional).toHaveLength(25);
+  });
+});
