@@ -131,23 +131,33 @@ export interface RowPass {
 export class PastSlot {
   /** The rows' caches the tensors hold, in batch order (null: a row without cache). */
   caches: (RowCache | null)[] = [];
-  /** WebGPU: the cache lengths they were uploaded at (a device copy is re-assembled on any change). */
+  /** How many positions of each row's cache the tensors hold (CPU: later ones are copied in at the next pass; WebGPU: re-assembled on any change). */
   lengths: number[] = [];
   feeds: Record<string, SessionValue> | null = null;
   /** Past length of the assembled tensors (≥ every row's cache length). */
   length = 0;
   /** Host buffers of `feeds` per layer (CPU only; empty when they live on a device); rows past the batch's are spare. */
   host: { key: FloatArray; value: FloatArray }[] = [];
+  /** Host buffers kept by clear() for the next assembly (CPU). */
+  private spare: { key: FloatArray; value: FloatArray }[] = [];
   /** Input buffers reused from pass to pass (ONNX Runtime reads them during the run only). */
   readonly scratch = new Scratch();
   /** Frees the assembled tensors (device buffers on WebGPU). */
   clear(): void {
     for (const v of Object.values(this.feeds ?? {})) if (v.kind === 'device') v.dispose();
+    if (this.host.length) this.spare = this.host;
     this.feeds = null;
     this.caches = [];
     this.lengths = [];
     this.length = 0;
     this.host = [];
+  }
+
+  /** A host buffer of `size` elements for layer l (reusing a spare one when it is large enough), zeroed. */
+  buffer(l: number, kind: 'key' | 'value', size: number, Arr: Float32ArrayConstructor | Float64ArrayConstructor): FloatArray {
+    const old = this.spare[l]?.[kind];
+    if (old && old.length >= size && old instanceof Arr) return old.fill(0, 0, size);
+    return new Arr(size);
   }
 }
 
@@ -387,30 +397,12 @@ export class OnnxDecoder {
     // Append the kept new keys/values: fresh[b, h, i, :] for i < keep.
     const fk = (l: number) => (out[`fresh.${l}.key`] as HostTensor).data as FloatArray;
     const fv = (l: number) => (out[`fresh.${l}.value`] as HostTensor).data as FloatArray;
-    let inPlace = slot.host.length > 0;
+    // The slot's host tensors take the new keys/values from the caches at its next pass (pastFeeds).
     rows.forEach((r, b) => {
       if (!r.keep) return;
       if (!r.cache) throw new SamplingError('bad_input', 'decoder: keep > 0 needs a cache');
-      const at = r.cache.length;
       r.cache.append(r.keep, fk, fv, b * hkv * T * hd, T, 0);
-      if (!inPlace) return;
-      if (at + r.keep > P) {
-        inPlace = false;
-        return;
-      }
-      for (let l = 0; l < c.nLayers; l++) {
-        const key = fk(l),
-          value = fv(l),
-          host = slot.host[l]!;
-        for (let h = 0; h < hkv; h++) {
-          const from = (b * hkv + h) * T * hd,
-            to = ((b * hkv + h) * P + at) * hd;
-          host.key.set(key.subarray(from, from + r.keep * hd), to);
-          host.value.set(value.subarray(from, from + r.keep * hd), to);
-        }
-      }
     });
-    if (rows.some((r) => r.keep) && !inPlace) slot.clear();
     if (head === 'greedy') {
       this.greedyHeadPasses++;
       return greedyPicks(rows, out, V);
@@ -436,9 +428,9 @@ export class OnnxDecoder {
     let longest = 0;
     for (const r of rows) longest = Math.max(longest, r.cache?.length ?? 0);
     if (slot.feeds && longest <= slot.length && (longest > 0 || slot.length === 0)) {
-      if (sameRows(rows, slot, onDevice)) return slot.feeds;
+      if (sameRows(rows, slot, onDevice)) return onDevice ? slot.feeds : this.synced(rows, slot);
       // Rows that finished left the batch: on the CPU the others move up in place.
-      if (!onDevice && longest > 0 && this.compact(rows, slot)) return slot.feeds;
+      if (!onDevice && longest > 0 && this.compact(rows, slot)) return this.synced(rows, slot);
     }
     slot.clear();
     const c = this.config,
@@ -448,7 +440,8 @@ export class OnnxDecoder {
     const P = onDevice ? longest : pastRoom(longest);
     const feeds: Record<string, SessionValue> = {};
     for (let l = 0; l < c.nLayers; l++) {
-      const pair = { key: new this.Arr(n * hkv * P * hd), value: new this.Arr(n * hkv * P * hd) };
+      const size = n * hkv * P * hd;
+      const pair = { key: slot.buffer(l, 'key', size, this.Arr), value: slot.buffer(l, 'value', size, this.Arr) };
       for (const kind of ['key', 'value'] as const) {
         const dst = pair[kind];
         rows.forEach(({ cache }, b) => {
@@ -456,7 +449,7 @@ export class OnnxDecoder {
           const src = kind === 'key' ? cache.keys[l]! : cache.values[l]!;
           for (let h = 0; h < hkv; h++) dst.set(src.subarray(h * cache.stride, h * cache.stride + cache.length * hd), (b * hkv + h) * P * hd);
         });
-        const host = hostTensor(this.dtype, dst as never, [n, hkv, P, hd]);
+        const host = hostTensor(this.dtype, dst.subarray(0, size) as never, [n, hkv, P, hd]);
         feeds[`past.${l}.${kind}`] = onDevice && P > 0 ? await toDevice(host) : host;
       }
       if (!onDevice) slot.host.push(pair);
@@ -466,6 +459,25 @@ export class OnnxDecoder {
     slot.feeds = feeds;
     slot.length = P;
     return feeds;
+  }
+
+  /** Copies into the slot's host tensors the cache positions appended since they were written (CPU). */
+  private synced(rows: readonly RowPass[], slot: PastSlot): Record<string, SessionValue> {
+    const hd = this.hd,
+      hkv = this.config.nKvHeads,
+      P = slot.length;
+    rows.forEach(({ cache }, b) => {
+      const from = slot.lengths[b]!;
+      if (!cache || cache.length === from) return;
+      slot.host.forEach((pair, l) => {
+        for (const kind of ['key', 'value'] as const) {
+          const src = kind === 'key' ? cache.keys[l]! : cache.values[l]!;
+          for (let h = 0; h < hkv; h++) pair[kind].set(src.subarray(h * cache.stride + from * hd, h * cache.stride + cache.length * hd), ((b * hkv + h) * P + from) * hd);
+        }
+      });
+      slot.lengths[b] = cache.length;
+    });
+    return slot.feeds!;
   }
 
   /**
@@ -493,6 +505,7 @@ export class OnnxDecoder {
       }
     });
     slot.caches = rows.map((r) => r.cache);
+    slot.lengths = from.map((ob) => slot.lengths[ob]!);
     slot.feeds = feeds;
     return true;
   }

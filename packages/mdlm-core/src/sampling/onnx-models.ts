@@ -52,6 +52,8 @@ class Rows {
   readonly caches: (RowCache | null)[];
   readonly history: number[][];
   readonly slot = new PastSlot();
+  /** Passes that only commit (some rows, no queries) assemble their own past, leaving the batch's in place. */
+  readonly commitSlot = new PastSlot();
   constructor(
     readonly decoder: OnnxDecoder,
     n: number,
@@ -120,20 +122,25 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
       }
       // Items without a query give no result (kv: their pass only commits; none: they have no pass).
       const answered = <R>(out: R[]): R[] => (this.cache === 'kv' ? out.filter((_, k) => queried[k]) : out);
-      return { passes, answered };
+      // A pass of commits alone (some rows) keeps off the batch's past tensors, which then catch up (pastFeeds).
+      const slot = items.some((it) => it.query) ? rows.slot : rows.commitSlot;
+      return { passes, answered, slot };
     };
     let bans: GreedyBans | undefined;
     return {
       forward: async (items: readonly BlockItem[]) => {
-        const { passes, answered } = toPasses(items);
-        return passes.length === 0 ? [] : answered(await this.decoder.run(passes, rows.slot));
+        const { passes, answered, slot } = toPasses(items);
+        return passes.length === 0 ? [] : answered(await this.decoder.run(passes, slot));
       },
       forwardGreedy: async (items: readonly BlockItem[], banned: readonly (readonly number[])[]) => {
         if (bans?.lists !== banned) bans = { lists: banned };
-        const { passes, answered } = toPasses(items);
-        return passes.length === 0 ? [] : answered(await this.decoder.runGreedy(passes, bans, rows.slot));
+        const { passes, answered, slot } = toPasses(items);
+        return passes.length === 0 ? [] : answered(await this.decoder.runGreedy(passes, bans, slot));
       },
-      close: () => rows.slot.clear(),
+      close: () => {
+        rows.slot.clear();
+        rows.commitSlot.clear();
+      },
     };
   }
 }
