@@ -64,6 +64,8 @@ export type Subgoal =
   | { type: 'movedAway' }
   /** The agent is in this room (GoalMoveToLocation). */
   | { type: 'inRoom'; room: string }
+  /** The agent's room has an open door (GoalInRoomWithOpenDoor). */
+  | { type: 'openDoorHere' }
   /** A use action, after this goal was first evaluated, with the tool or the target matching (GoalPastActionUseObjectOnObject). */
   | { type: 'usedSince'; tool: Match; target: Match };
 
@@ -268,6 +270,8 @@ export class GoalTracker {
         if (!this.firstSeen.has(g)) this.firstSeen.set(g, w.agentRoom());
         return w.agentRoom() !== this.firstSeen.get(g) ? 'done' : 'pending';
       }
+      case 'openDoorHere':
+        return w.doorsOf(w.agentRoom()).some((d) => d.isOpen) ? 'done' : 'pending';
       case 'inRoom':
         return w.name(w.get(w.agentRoom())) === g.room ? 'done' : 'pending';
       case 'usedSince': {

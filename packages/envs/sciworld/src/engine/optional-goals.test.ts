@@ -40,3 +40,42 @@ describe('measure-melting-point optional goals', () => {
     expect(game.goals.spec.optional).toHaveLength(25);
   });
 });
+
+describe('use-thermometer optional goals', () => {
+  it("ScienceWorld's eight, step by step", () => {
+    const { game } = loadTask('use-thermometer', 0, 'easy');
+    expect(game.goals.spec.optional).toHaveLength(8);
+    const trace = [
+      ['teleport to kitchen', 3, '10000000'],
+      ['pick up thermometer', 6, '11000000'],
+      ['focus on thermometer', 40, '11000000'],
+      // moved away from the kitchen, into the object's room
+      ['teleport to living room', 46, '11110000'],
+      ['focus on unknown substance b', 79, '11110000'],
+      ['use thermometer on unknown substance b', 82, '11110010'],
+      ['pick up unknown substance b', 85, '11110110'],
+      // the boxes' room (after the object's room)
+      ['teleport to bathroom', 89, '11111110'],
+      ['move unknown substance b to green box', 100, '11111110'],
+    ] as const;
+    for (const [action, score, done] of trace) {
+      expect([action, game.step(action).score, game.goals.optionalDone.map((b) => (b ? 1 : 0)).join('')]).toEqual([action, score, done]);
+    }
+  });
+});
+
+describe('find tasks optional goals', () => {
+  it("ScienceWorld's four: carried after the focus, a room with an open door, moved anywhere new, the box's room", () => {
+    const { game } = loadTask('find-animal', 0, 'easy');
+    const trace = [
+      ['teleport to outside', 8, '0100'],
+      ['focus on blue jay', 58, '0100'],
+      ['pick up blue jay', 67, '1100'],
+      ['teleport to kitchen', 83, '1111'],
+      ['move blue jay to red box', 100, '1111'],
+    ] as const;
+    for (const [action, score, done] of trace) {
+      expect([action, game.step(action).score, game.goals.optionalDone.map((b) => (b ? 1 : 0)).join('')]).toEqual([action, score, done]);
+    }
+  });
+});

@@ -300,11 +300,18 @@ const useThermometer: Builder = (v, contents) => {
         { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
         { type: 'insideByTemperature', match: { tag: 'target' }, threshold: T, above: { tag: 'boxA' }, below: { tag: 'boxB' } },
       ],
+      // ScienceWorld's eight, in its order: near and carrying the thermometer, moved anywhere new, in
+      // the object's room then (after it) the boxes' room, carrying the object, a thermometer use, and
+      // a use once in the boxes' room.
       optional: [
         { type: 'sameRoom', match: { kind: 'thermometer' } },
-        { type: 'held', match: { kind: 'thermometer' } },
-        { type: 'held', match: { tag: 'target' } },
-        { type: 'used', tool: { kind: 'thermometer' }, target: { tag: 'target' } },
+        { type: 'directlyIn', match: { kind: 'thermometer' }, container: { kind: 'agent' } },
+        { type: 'movedAway' },
+        { type: 'inRoom', room: obj.room },
+        { type: 'after', after: [3], goal: { type: 'inRoom', room: boxRoom } },
+        { type: 'directlyIn', match: { tag: 'target' }, container: { kind: 'agent' } },
+        { type: 'usedSince', tool: { kind: 'thermometer' }, target: { tag: 'target' } },
+        { type: 'after', after: [4], goal: { type: 'usedSince', tool: { kind: 'thermometer' }, target: { tag: 'target' } } },
       ],
     },
     plan: { kind: 'thermometer', threshold: T, above: boxA, below: boxB, boxRoom },
@@ -640,10 +647,8 @@ function findBuilder(what: FindWhat): Builder {
           { type: 'focus', match, failIfWrong: true },
           { type: 'inside', match: { ...match, focused: true }, container: { tag: 'box' } },
         ],
-        optional: [
-          { type: 'sameRoom', match },
-          { type: 'held', match: { ...match, focused: true } },
-        ],
+        // ScienceWorld's four: the focused thing carried, a room with an open door, moved anywhere new, the box's room.
+        optional: [{ type: 'inside', match: { ...match, focused: true }, container: { kind: 'agent' } }, { type: 'openDoorHere' }, { type: 'movedAway' }, { type: 'inRoom', room }],
       },
       plan: { kind: 'find', what, box, boxRoom: room },
     };
