@@ -179,7 +179,7 @@ const HANDLERS: Record<ActionId, Handler> = {
   },
   // Looking around and the inventory take no time (ScienceWorld's ActionHandler.doesActionTakeTime).
   'look around': ({ w }) => ok(w.describeRoom(w.agentRoom()), 0),
-  'look at': ({ w }, [o]) => ok(w.kind(o!).category === 'room' ? w.describeRoom(o!.id) : w.lookAt(o!)),
+  'look at': ({ w }, [o]) => ok(w.kind(o!).category === 'room' ? w.describeRoom(o!.id) : w.lookAt(o!), 1, { examined: o! }),
   'look in': ({ w }, [o]) => {
     if (!w.canSeeInside(o!)) return fail(TEXT.notSeeInside(w.name(o!)));
     const items = w.sortedContents(o!).map((c) => `\t${w.describe(c, true)}`);

@@ -60,14 +60,18 @@ export type Subgoal =
    * value latch it then).
    */
   | { type: 'after'; after?: number[]; afterOrdered?: number; goal: Subgoal }
-  /** The agent is somewhere other than where this goal first saw it (GoalMoveToNewLocation). */
-  | { type: 'movedAway' }
+  /** The agent is somewhere other than where this goal first saw it, or in `unless` (GoalMoveToNewLocation). */
+  | { type: 'movedAway'; unless?: string }
   /** The agent is in this room (GoalMoveToLocation). */
   | { type: 'inRoom'; room: string }
   /** The agent's room has an open door (GoalInRoomWithOpenDoor). */
   | { type: 'openDoorHere' }
   /** A use action, after this goal was first evaluated, with the tool or the target matching (GoalPastActionUseObjectOnObject). */
-  | { type: 'usedSince'; tool: Match; target: Match };
+  | { type: 'usedSince'; tool: Match; target: Match }
+  /** A `look at` of a matching thing after this goal was first evaluated (GoalPastActionExamineObject). */
+  | { type: 'examinedSince'; match: Match }
+  /** A matching device that is off (GoalDeactivateDeviceWithName). */
+  | { type: 'deactivated'; match: Match };
 
 export interface GoalSpec {
   ordered: Subgoal[];
@@ -80,6 +84,8 @@ export interface GoalEvents {
   acted?: boolean;
   focus?: Obj;
   used?: { tool: Obj; target: Obj };
+  /** The thing a `look at` examined. */
+  examined?: Obj;
 }
 
 export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
@@ -113,6 +119,7 @@ export class GoalTracker {
   private focusState: StateOfMatter | undefined;
   private readonly readings = new Map<number, number>();
   private readonly uses: Array<{ tool: number; target: number; at: number }> = [];
+  private readonly looks: Array<{ obj: number; at: number }> = [];
   /** Actions run so far (ScienceWorld's action history size). */
   private actions = 0;
   /** What latching goals saw when first evaluated: the agent's room, the action count. */
@@ -141,6 +148,7 @@ export class GoalTracker {
   update(w: World, ev: GoalEvents): void {
     if (this.failed) return;
     if (ev.acted) this.actions++;
+    if (ev.examined) this.looks.push({ obj: ev.examined.id, at: this.actions - 1 });
     if (ev.used) {
       this.uses.push({ tool: ev.used.tool.id, target: ev.used.target.id, at: this.actions - 1 });
       if (!this.readings.has(ev.used.target.id)) this.readings.set(ev.used.target.id, ev.used.target.temperature);
@@ -267,9 +275,17 @@ export class GoalTracker {
       case 'after':
         return this.check(w, g.goal);
       case 'movedAway': {
+        if (g.unless !== undefined && w.name(w.get(w.agentRoom())) === g.unless) return 'done';
         if (!this.firstSeen.has(g)) this.firstSeen.set(g, w.agentRoom());
         return w.agentRoom() !== this.firstSeen.get(g) ? 'done' : 'pending';
       }
+      case 'examinedSince': {
+        if (!this.firstSeen.has(g)) this.firstSeen.set(g, this.actions);
+        const since = this.firstSeen.get(g)!;
+        return this.looks.some((l) => l.at >= since && matches(w, w.get(l.obj), g.match, this.focus)) ? 'done' : 'pending';
+      }
+      case 'deactivated':
+        return this.any(w, g.match).some((o) => w.kind(o).activatable && !o.isOn) ? 'done' : 'pending';
       case 'openDoorHere':
         return w.doorsOf(w.agentRoom()).some((d) => d.isOpen) ? 'done' : 'pending';
       case 'inRoom':

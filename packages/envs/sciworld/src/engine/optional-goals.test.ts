@@ -79,3 +79,37 @@ describe('find tasks optional goals', () => {
     }
   });
 });
+
+const traceOf = (task: string, steps: ReadonlyArray<readonly [string, number, string]>) => {
+  const { game } = loadTask(task, 0, 'easy');
+  return steps.map(([action]) => [action, game.step(action).score, game.goals.optionalDone.map((b) => (b ? 1 : 0)).join('')]);
+};
+
+describe('inclined-plane and lifespan optional goals', () => {
+  it("inclined planes: ScienceWorld's ten (workshop; per plane: block on it, stopwatch on, off, then read)", () => {
+    const steps = [
+      ['teleport to workshop', 10, '1100000000'],
+      ['move wood block to plane b', 15, '1110000000'],
+      // reading before the stopwatch was stopped does not count
+      ['look at stopwatch', 15, '1110000000'],
+      ['activate stopwatch', 20, '1111000000'],
+      ['wait1', 20, '1111000000'],
+      ['deactivate stopwatch', 25, '1111100000'],
+      ['look at stopwatch', 30, '1111110000'],
+      ['move wood block to plane c', 35, '1111111000'],
+      ['activate stopwatch', 40, '1111111100'],
+      ['deactivate stopwatch', 45, '1111111110'],
+      ['look at stopwatch', 50, '1111111111'],
+    ] as const;
+    expect(traceOf('inclined-plane-determine-angle', steps)).toEqual(steps.map((s) => [...s]));
+  });
+
+  it('lifespan: moved away from where the goal first saw the agent, then outside', () => {
+    const steps = [
+      ['look around', 0, '00'],
+      ['teleport to kitchen', 25, '10'],
+      ['teleport to outside', 50, '11'],
+    ] as const;
+    expect(traceOf('lifespan-longest-lived', steps)).toEqual(steps.map((s) => [...s]));
+  });
+});

@@ -10,9 +10,8 @@ import {
   changeOfStateCups,
   cupAt,
   findPeaHeight,
-  mendelKnownSeedNames,
-  mendelUnknownSeedNames,
-  type UnknownPlantDraws,
+  mendelKnownSeeds,
+  mendelUnknownSeeds,
   paintMixingContainers,
   findPotNumbers,
   lifeStagePotNumbers,
@@ -20,9 +19,11 @@ import {
   unknownSubstanceConductive,
   thermometerTaskTemperature,
   type CUPPED_SUBSTANCES,
+  type TraitValues,
 } from './task-draws.js';
 import { JavaRandom, scalaShuffle } from '../../engine/java-random.js';
 import { animalStageName, lifeStages } from '../animals.js';
+import { seedName } from '../plant-traits.js';
 
 export type Plan =
   | { kind: 'state'; goal: 'boil' | 'melt' | 'freeze' | 'change'; material: string }
@@ -614,7 +615,7 @@ function livingWorld(contents: Contents, v: number, what: FindWhat, set: number)
       (s, i): Spawn => ({
         kind: 'flower pot',
         name: `flower pot ${numbers[i]}`,
-        contents: [{ kind: 'plant', species: s, stage: 2, ...(s === 'pea' ? { genes: findPeaHeight(v, FIND_MODES.indexOf(what), set) } : {}) }, sub('soil')],
+        contents: [{ kind: 'plant', species: s, stage: 2, ...(s === 'pea' ? { genes: findPeaHeight(v, FIND_MODES.indexOf(what), set, REAL_PEA_TRAITS) } : {}) }, sub('soil')],
       }),
     ),
     ...numbers.slice(3, 5).map((n): Spawn => ({ kind: 'flower pot', name: `flower pot ${n}` })),
@@ -716,7 +717,11 @@ function lifespanBuilder(mode: 'longest' | 'shortest' | 'both'): Builder {
       description,
       goals: {
         ordered: mode === 'both' ? [focus('longest'), focus('shortest')] : [focus(mode)],
-        optional: [{ type: 'sameRoom', match: { kind: 'animal' } }],
+        // ScienceWorld's two: moved anywhere new (done at once if already outside), in the animals' room.
+        optional: [
+          { type: 'movedAway', unless: 'outside' },
+          { type: 'inRoom', room: 'outside' },
+        ],
       },
       plan: { kind: 'lifespan', order },
     };
@@ -960,7 +965,7 @@ const growPlant: Builder = (v, contents) => {
 // ---- genetics -------------------------------------------------------------------------------
 
 /** ScienceWorld's pea traits (GeneticTraitPeas), dominant value first. */
-const REAL_PEA_TRAITS: Readonly<Record<string, readonly [string, string]>> = {
+const REAL_PEA_TRAITS: TraitValues = {
   'plant height': ['tall', 'short'],
   'seed shape': ['round', 'wrinkly'],
   'seed color': ['green', 'orange'],
@@ -980,14 +985,14 @@ const mendelKnown: Builder = (v, contents) => {
   const [ti, dr, pi, bi] = decodeLastFastest(v, [MENDEL_KNOWN_TRAITS.length, 2, 5, MENDEL_BOX_COLORS.length - 1]);
   const trait = MENDEL_KNOWN_TRAITS[ti!]!;
   const values = REAL_PEA_TRAITS[trait]!;
-  const seeds = mendelKnownSeedNames(v, ti! * 2 + dr!, trait);
+  const seeds = mendelKnownSeeds(v, ti! * 2 + dr!, trait, REAL_PEA_TRAITS);
   const parent = (allele: boolean, i: number): Spawn => ({
     kind: 'plant',
     species: 'pea',
     stage: 0,
-    shown: seeds[i],
+    shown: seedName('pea', seeds[i]!),
     tags: [`parent-${i}`],
-    genes: { trait, values, firstDominant: true, alleles: [allele, allele] },
+    genes: { trait, values, firstDominant: true, alleles: [allele, allele], traits: seeds[i]! },
   });
   contents.greenhouse.push(
     { kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] },
@@ -1015,10 +1020,10 @@ const mendelKnown: Builder = (v, contents) => {
  * The unknown plants of mendelian-genetics-unknown-plant in the real order, each with its four traits
  * (dominant value first) and how the task's seed draws see it (task-draws.ts).
  */
-const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray<readonly [string, string, string]>; draws: UnknownPlantDraws }> = [
+const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray<readonly [string, string, string]>; drawOrder: readonly string[] }> = [
   {
     plant: 'unknown E',
-    draws: { drawOrder: ['seed color', 'leaf shape', 'flower size', 'seed shape'], seedShape: ['round', 'square'], seedColor: ['blue', 'brown'] },
+    drawOrder: ['seed color', 'leaf shape', 'flower size', 'seed shape'],
     traits: [
       ['seed color', 'blue', 'brown'],
       ['seed shape', 'round', 'square'],
@@ -1028,7 +1033,7 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
   },
   {
     plant: 'unknown B',
-    draws: { drawOrder: ['plant height', 'seed color', 'flower size', 'flower color'], seedColor: ['green', 'yellow'] },
+    drawOrder: ['plant height', 'seed color', 'flower size', 'flower color'],
     traits: [
       ['plant height', 'short', 'tall'],
       ['seed color', 'green', 'yellow'],
@@ -1038,7 +1043,7 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
   },
   {
     plant: 'unknown C',
-    draws: { drawOrder: ['plant height', 'leaf shape', 'flower size', 'flower color'] },
+    drawOrder: ['plant height', 'leaf shape', 'flower size', 'flower color'],
     traits: [
       ['plant height', 'short', 'tall'],
       ['leaf shape', 'pointed', 'round'],
@@ -1048,7 +1053,7 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
   },
   {
     plant: 'unknown D',
-    draws: { drawOrder: ['seed shape', 'leaf size', 'flower size', 'flower color'], seedShape: ['spherical', 'ovate'] },
+    drawOrder: ['seed shape', 'leaf size', 'flower size', 'flower color'],
     traits: [
       ['seed shape', 'spherical', 'ovate'],
       ['leaf size', 'medium', 'large'],
@@ -1064,17 +1069,17 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
  */
 const mendelUnknown: Builder = (v, contents) => {
   const [pl, ti, dr, pi, bi] = decodeLastFastest(v, [UNKNOWN_PLANT_TRAITS.length, 4, 2, 5, MENDEL_BOX_COLORS.length - 1]);
-  const { plant, traits, draws } = UNKNOWN_PLANT_TRAITS[pl!]!;
+  const { plant, traits, drawOrder } = UNKNOWN_PLANT_TRAITS[pl!]!;
   const [trait, dominant, recessive] = traits[ti!]!;
   const values = [dominant, recessive] as const;
-  const seeds = mendelUnknownSeedNames(v, pl!, ti! * 2 + dr!, trait, plant, draws);
+  const seeds = mendelUnknownSeeds(v, pl!, ti! * 2 + dr!, trait, drawOrder, Object.fromEntries(traits.map(([t, d, r]) => [t, [d, r] as const])));
   const parent = (allele: boolean, i: number): Spawn => ({
     kind: 'plant',
     species: plant,
     stage: 0,
-    shown: seeds[i],
+    shown: seedName(plant, seeds[i]!),
     tags: [`parent-${i}`],
-    genes: { trait, values, firstDominant: true, alleles: [allele, allele] },
+    genes: { trait, values, firstDominant: true, alleles: [allele, allele], traits: seeds[i]! },
   });
   contents.greenhouse.push(
     { kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] },
@@ -1184,6 +1189,17 @@ const namedPlanes = (): Plane[] => shuffled(3, NAMED_SURFACES).map(([label, fric
 const unknownPlanes = (): Plane[] => shuffled(4, UNKNOWN_SURFACES).map(([label, friction]) => ({ label, shown: `inclined plane with a ${label} surface`, angle: 45, friction }));
 const angledPlanes = (): Plane[] => ANGLED_PLANES.map(([label, angle]) => ({ label, shown: `inclined plane ${label}`, angle, friction: DEFAULT_PLANE_FRICTION }));
 
+/** One plane's trial as ScienceWorld's optional goals from index `at`: the block directly on the plane, then the stopwatch on, off, read. */
+function planeTrialGoals(at: number, plane: string): Subgoal[] {
+  const watch: Match = { kind: 'stopwatch', nearAgent: true };
+  return [
+    { type: 'directlyIn', match: { tag: 'block' }, container: { tag: plane, nearAgent: true } },
+    { type: 'after', after: [at], goal: { type: 'activated', match: watch } },
+    { type: 'after', after: [at + 1], goal: { type: 'deactivated', match: watch } },
+    { type: 'after', after: [at + 2], goal: { type: 'examinedSince', match: { kind: 'stopwatch' } } },
+  ];
+}
+
 function inclineBuild(contents: Contents, pair: [Plane, Plane], block: number, answer: Plane, description: string): VariationBuild {
   contents.workshop.push(
     // Both planes are named "inclined plane"; the real listing shows the second one first (all recordings), so it is created first.
@@ -1196,12 +1212,9 @@ function inclineBuild(contents: Contents, pair: [Plane, Plane], block: number, a
     goals: {
       // The real task scores one thing: the focus on the right plane (any other plane fails it).
       ordered: [{ type: 'focus', match: { tag: `plane-${pair.indexOf(answer)}` }, failIfWrong: true }],
-      optional: [
-        { type: 'sameRoom', match: { tag: 'block' } },
-        { type: 'inside', match: { tag: 'block' }, container: { tag: 'plane-0' } },
-        { type: 'inside', match: { tag: 'block' }, container: { tag: 'plane-1' } },
-        { type: 'activated', match: { kind: 'stopwatch' } },
-      ],
+      // ScienceWorld's ten: moved anywhere new (done at once in the workshop), in the workshop, then
+      // per plane: the block on it, the stopwatch on, off, and read (each after the one before).
+      optional: [{ type: 'movedAway', unless: 'workshop' }, { type: 'inRoom', room: 'workshop' }, ...planeTrialGoals(2, 'plane-0'), ...planeTrialGoals(6, 'plane-1')],
     },
     plan: { kind: 'incline', answer: answer.shown },
   };
