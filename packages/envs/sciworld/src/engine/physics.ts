@@ -3,6 +3,7 @@
 import { DEFAULT_THERMAL_CONDUCTIVITY, HEAT_TRANSFER_COEFFICIENT, MAX_TRANSFER_PER_TICK, material, stateAt } from '../world/materials.js';
 import { FLOWER_TICKS, POLLINATION_TICKS, STAGE_TICKS } from '../world/grammar.js';
 import { World, NONE, type Obj } from './world.js';
+import { seedName } from '../world/plant-traits.js';
 import { solveCircuit } from './circuit.js';
 
 export interface PhysicsOptions {
@@ -164,8 +165,10 @@ function pollinate(w: World): void {
         // Plants bred for a trait set a seed instead of fruit: one allele from each parent (the
         // first allele of this plant, the second of its partner — deterministic, so true-breeding
         // parents always give the hybrid a Punnett square predicts).
-        const genes = { ...p.genes, alleles: [p.genes.alleles[0], partner.genes.alleles[1]] as const };
-        w.create({ kind: 'plant', species: p.species!, stage: 0, tags: ['offspring'], genes }, p.parent);
+        const cross = <T extends { alleles: readonly [boolean, boolean] }>(a: T, b: T): T => ({ ...a, alleles: [a.alleles[0], b.alleles[1]] as const });
+        const traits = p.genes.traits && partner.genes.traits ? p.genes.traits.map((t, i) => cross(t, partner.genes!.traits![i]!)) : undefined;
+        const genes = { ...cross(p.genes, partner.genes), ...(traits ? { traits } : {}) };
+        w.create({ kind: 'plant', species: p.species!, stage: 0, tags: ['offspring'], genes, ...(traits ? { shown: seedName(p.species!, traits) } : {}) }, p.parent);
       } else w.create({ kind: 'food', name: p.species!, tags: ['fruit'] }, p.parent);
     }
   }

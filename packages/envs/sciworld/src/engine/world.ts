@@ -4,6 +4,7 @@ import { kindDef, type KindDef } from '../world/kinds.js';
 import { CREATED_C, material, nameInState, type StateOfMatter } from '../world/materials.js';
 import { ROOMS, DOORS, type Genes, type Spawn } from '../world/layout.js';
 import { TEXT, article, grownPlantName } from '../world/text.js';
+import { flowerDescription, grownPlantTraits } from '../world/plant-traits.js';
 
 export interface Obj {
   id: number;
@@ -262,7 +263,14 @@ export class World {
         // A plant's shown name (a pea seed's traits, "wrinkly green pea seed") is its seed's only.
         if (o.kind === 'plant' && o.stage === TEXT.stageNames.indexOf('dead')) return `a dead ${this.name(o)}`;
         if (o.kind === 'plant' && o.stage > 0) {
-          const trait = !o.genes || o.stage < 2 ? '' : o.genes.suffix ? ` with a ${phenotype(o.genes)} ${o.genes.suffix}` : ` with ${phenotype(o.genes)} ${o.genes.trait}`;
+          const trait =
+            !o.genes || o.stage < 2
+              ? ''
+              : o.genes.traits
+                ? grownPlantTraits(o.species!, o.genes.traits)
+                : o.genes.suffix
+                  ? ` with a ${phenotype(o.genes)} ${o.genes.suffix}`
+                  : ` with ${phenotype(o.genes)} ${o.genes.trait}`;
           // What grows on it (a flower) follows: "a apple tree in the reproducing stage. On the apple tree you see: a flower. "
           const on = this.sortedContents(o);
           const grows = on.length ? `. On the ${this.name(o)} you see: ${on.map((c) => this.describe(c, true)).join(', ')}. ` : '';
@@ -275,6 +283,8 @@ export class World {
         return article(name);
       }
       case 'item': {
+        // A flower shows its plant's flower traits ("a small flower").
+        if (o.kind === 'flower') return flowerDescription(o.parent === NONE ? undefined : this.get(o.parent).genes?.traits);
         if (k.thermometer) return `${article(name)}, currently reading a temperature of ${Math.round(o.temperature)} degrees celsius`;
         if (k.timer) return `${article(name)}, which is ${o.isOn ? 'activated' : 'deactivated'}. ${detailed ? `The time reads ${o.counter} ticks.` : ''}`;
         if (k.drain) return `A ${name}, which is ${o.isOpen ? 'open' : 'closed'}`;

@@ -68,6 +68,15 @@ export interface Genes {
   alleles: readonly [boolean, boolean];
   /** ScienceWorld's phrasing "with a tall height" (value + this suffix) instead of "with tall plant height". */
   suffix?: string;
+  /** The plant's whole genotype, every trait of its kind (ScienceWorld's chromosome pairs): what its seed, grown plant and flower show (world/plant-traits.ts). */
+  traits?: readonly GeneTrait[];
+}
+
+/** One trait of a genotype: its values (dominant first) and the plant's two alleles (true = dominant). */
+export interface GeneTrait {
+  trait: string;
+  values: readonly [string, string];
+  alleles: readonly [boolean, boolean];
 }
 
 export const sub = (material: string, extra: Partial<Spawn> = {}): Spawn => ({ kind: 'substance', material, ...extra });

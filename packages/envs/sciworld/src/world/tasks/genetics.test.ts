@@ -64,3 +64,14 @@ describe('mendelian-genetics-unknown-plant seeds', () => {
     expect(game.step('pick up unknown C seed').observation).not.toBe('No known action matches that input.');
   });
 });
+
+describe('mendelian-genetics-unknown-plant plants', () => {
+  it('a grown parent shows its drawn leaves and flower as the real run did (variation 109: linear leaves, a small flower)', () => {
+    const { game } = loadTask('mendelian-genetics-unknown-plant', 109);
+    game.step('teleport to greenhouse');
+    game.step('move unknown E seed to flower pot 1');
+    game.step('0');
+    for (let i = 0; i < 3; i++) game.step('wait');
+    expect(game.look()).toContain('a flower pot 1 (containing soil, a unknown E plant in the reproducing stage with linear leaves. On the unknown E plant you see: a small flower. ');
+  });
+});

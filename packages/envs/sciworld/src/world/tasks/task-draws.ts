@@ -4,7 +4,7 @@
 // container for eight of its substances as it is constructed, so those picks depend on the task
 // and the variation — but not on anything the task later does.
 import { JavaRandom, scalaShuffle } from '../../engine/java-random.js';
-import type { Genes } from '../layout.js';
+import type { Genes, GeneTrait } from '../layout.js';
 
 /** ContainerMaker.mkRandomLiquidCup's options, indexed by nextInt(7). */
 export const LIQUID_CUPS = ['metal pot', 'glass cup', 'plastic cup', 'tin cup', 'paper cup', 'ceramic cup', 'jug'] as const;
@@ -125,33 +125,43 @@ export function findPotNumbers(v: number, mode: number, set: number): number[] {
  * seed shape, seed colour, flower colour each); a dominant draw is nextInt(2) = 0. Shown as
  * ScienceWorld shows a grown pea plant, by its height ("with a tall height").
  */
-export function findPeaHeight(v: number, mode: number, set: number): Genes {
+export function findPeaHeight(v: number, mode: number, set: number, values: TraitValues): Genes {
   const rng = new JavaRandom(v);
   for (let i = 0; i < DRAWS_BEFORE_FIND + 160 * mode + 16 * set; i++) rng.next(31);
   const draws = Array.from({ length: 8 }, () => rng.nextInt(2) === 0);
-  return { trait: 'plant height', values: ['tall', 'short'], firstDominant: true, alleles: [draws[0]!, draws[4]!], suffix: 'height' };
+  const traits = PEA_TRAIT_ORDER.map((t, i): GeneTrait => ({ trait: t, values: values[t]!, alleles: [draws[i]!, draws[4 + i]!] }));
+  return { trait: 'plant height', values: ['tall', 'short'], firstDominant: true, alleles: [draws[0]!, draws[4]!], suffix: 'height', traits };
 }
 
 /** Where mendelian-genetics-known-plant starts drawing: after identify-life-stages-2's 80 draws. */
 export const DRAWS_BEFORE_MENDEL_KNOWN = DRAWS_BEFORE_LIFE_STAGES_2 + 80;
 const PEA_TRAIT_ORDER = ['plant height', 'seed shape', 'seed color', 'flower color'];
 
+/** Each trait's values, dominant first. */
+export type TraitValues = Readonly<Record<string, readonly [string, string]>>;
+
+/** A seed's genotype over `order` from its two drawn parents (trait → whether each parent carries the dominant value). */
+const genotype = (order: readonly string[], values: TraitValues, a: ReadonlyMap<string, boolean>, b: ReadonlyMap<string, boolean>): GeneTrait[] =>
+  order.map((t) => {
+    const v = values[t];
+    if (!v) throw new Error(`sciworld: no values for the trait '${t}'`);
+    return { trait: t, values: v, alleles: [a.get(t)!, b.get(t)!] };
+  });
+
 /**
- * The two seeds of the known-plant genetics task's seed jar `jar` (its genetics entry: trait × dominant/
- * recessive), named as ScienceWorld names pea seeds: seed shape and colour phenotypes, "wrinkly green
- * pea seed". The task first draws 4 (a trait set), then per jar 12: the dominant pair's two parents
+ * The genotypes of the two seeds of the known-plant genetics task's seed jar `jar` (its genetics
+ * entry: trait × dominant/recessive); a seed shows its seed shape and colour, "wrinkly green pea seed". The task first draws 4 (a trait set), then per jar 12: the dominant pair's two parents
  * and the recessive pair's, 3 random traits each (the task's trait is fixed); a dominant draw is
  * nextInt(2) = 0 and a plant shows the dominant value when either parent carries it. The 880 at which
  * the pots are shuffled is exactly 4 + 8 × 12 draws on.
  */
-export function mendelKnownSeedNames(v: number, jar: number, trait: string): [string, string] {
+export function mendelKnownSeeds(v: number, jar: number, trait: string, values: TraitValues): [GeneTrait[], GeneTrait[]] {
   const rng = new JavaRandom(v);
   for (let i = 0; i < DRAWS_BEFORE_MENDEL_KNOWN + 4 + 12 * jar; i++) rng.next(31);
-  const parentTraits = (fixedDominant: boolean) => PEA_TRAIT_ORDER.map((t) => (t === trait ? fixedDominant : rng.nextInt(2) === 0));
+  const parentTraits = (fixedDominant: boolean) => new Map(PEA_TRAIT_ORDER.map((t) => [t, t === trait ? fixedDominant : rng.nextInt(2) === 0]));
   const plant = (dominant: boolean) => {
     const [a, b] = [parentTraits(dominant), parentTraits(dominant)];
-    const shows = (t: string) => a[PEA_TRAIT_ORDER.indexOf(t)]! || b[PEA_TRAIT_ORDER.indexOf(t)]!;
-    return `${shows('seed shape') ? 'round' : 'wrinkly'} ${shows('seed color') ? 'green' : 'orange'} pea seed`;
+    return genotype(PEA_TRAIT_ORDER, values, a, b);
   };
   return [plant(true), plant(false)];
 }
@@ -159,32 +169,24 @@ export function mendelKnownSeedNames(v: number, jar: number, trait: string): [st
 /** Where mendelian-genetics-unknown-plant starts drawing: right after the known-plant task's five pot shuffles. */
 export const DRAWS_BEFORE_MENDEL_UNKNOWN = DRAWS_BEFORE_MENDEL_POTS.known + 5 * 8;
 
-/** One unknown plant as the task's seed draws see it: traits in the order its "except" maker draws them, and the seed-visible values (dominant first). */
-export interface UnknownPlantDraws {
-  drawOrder: readonly string[];
-  seedShape?: readonly [string, string];
-  seedColor?: readonly [string, string];
-}
-
 /**
- * The two seeds of mendelian-genetics-unknown-plant's seed jar `jar` (trait × dominant/recessive) of
- * plant `plantIdx`, named as ScienceWorld names them: seed shape and colour phenotypes before the
- * plant's seed name ("square blue unknown E seed"). While constructed, the task draws per plant 4
+ * The genotypes of the two seeds of mendelian-genetics-unknown-plant's seed jar `jar` (trait ×
+ * dominant/recessive) of plant `plantIdx`, its traits drawn in `drawOrder` (the order its "except"
+ * maker draws them); a seed shows its seed shape and colour ("square blue unknown E seed"). While constructed, the task draws per plant 4
  * (its trait set) and 2 × 16 for two throwaway plants (every unknown plant's base class draws an
  * E-type pair of 8, its own class another 8 when given none), then per jar 28: each parent pair's
  * 2 × 3 random traits followed by the 8 of its plant's base class. 260 per plant; the four plants'
  * 1,040 draws end exactly where the pots are shuffled (1,960), and the recorded seeds of E and D
  * jars (variations 0, 109, 388, 407) all come out.
  */
-export function mendelUnknownSeedNames(v: number, plantIdx: number, jar: number, trait: string, plant: string, draws: UnknownPlantDraws): [string, string] {
+export function mendelUnknownSeeds(v: number, plantIdx: number, jar: number, trait: string, drawOrder: readonly string[], values: TraitValues): [GeneTrait[], GeneTrait[]] {
   const rng = new JavaRandom(v);
   for (let i = 0; i < DRAWS_BEFORE_MENDEL_UNKNOWN + 260 * plantIdx + 36 + 28 * jar; i++) rng.next(31);
-  const parentTraits = (fixedDominant: boolean) => new Map(draws.drawOrder.map((t) => [t, t === trait ? fixedDominant : rng.nextInt(2) === 0]));
+  const parentTraits = (fixedDominant: boolean) => new Map(drawOrder.map((t) => [t, t === trait ? fixedDominant : rng.nextInt(2) === 0]));
   const seed = (dominant: boolean) => {
     const [a, b] = [parentTraits(dominant), parentTraits(dominant)];
     for (let i = 0; i < 8; i++) rng.next(31);
-    const shows = (t: string, values?: readonly [string, string]) => (values ? [values[a.get(t)! || b.get(t)! ? 0 : 1]] : []);
-    return [...shows('seed shape', draws.seedShape), ...shows('seed color', draws.seedColor), `${plant} seed`].join(' ');
+    return genotype(drawOrder, values, a, b);
   };
   return [seed(true), seed(false)];
 }
