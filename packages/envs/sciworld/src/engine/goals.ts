@@ -28,6 +28,8 @@ export interface Match {
   nearAgent?: boolean;
   /** Substances that are burning (ScienceWorld's isCombusting; here: combusted). */
   combusted?: boolean;
+  /** Electrical components of this role (sources are ScienceWorld's Generators). */
+  role?: 'source' | 'load' | 'wire' | 'switch';
 }
 
 export type Subgoal =
@@ -71,7 +73,13 @@ export type Subgoal =
   /** A `look at` of a matching thing after this goal was first evaluated (GoalPastActionExamineObject). */
   | { type: 'examinedSince'; match: Match }
   /** A matching device that is off (GoalDeactivateDeviceWithName). */
-  | { type: 'deactivated'; match: Match };
+  | { type: 'deactivated'; match: Match }
+  /** The focused load is powered through a matching source; with failIfWrong any other source fails the task (GoalElectricallyConnected). */
+  | { type: 'poweredFrom'; source: Match; failIfWrong: boolean }
+  /** A matching thing near the agent has its first (anode, terminal 1) or second terminal wired to a wire (GoalObjectConnectedToWire). */
+  | { type: 'wiredTerminal'; match: Match; terminal: 0 | 1 }
+  /** One wire near the agent joins a thing matching `a` and one matching `b` (GoalWireConnects…). */
+  | { type: 'wireBetween'; a: Match; b: Match };
 
 export interface GoalSpec {
   ordered: Subgoal[];
@@ -104,6 +112,7 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   if (m.renewable !== undefined && w.kind(o).electrical?.renewable !== m.renewable) return false;
   if (m.nearAgent && !(o.parent !== NONE && w.roomOf(o.id) === w.agentRoom() && o.id !== w.agentRoom())) return false;
   if (m.combusted !== undefined && o.combusted !== m.combusted) return false;
+  if (m.role !== undefined && w.kind(o).electrical?.role !== m.role) return false;
   return true;
 }
 
@@ -286,6 +295,25 @@ export class GoalTracker {
       }
       case 'deactivated':
         return this.any(w, g.match).some((o) => w.kind(o).activatable && !o.isOn) ? 'done' : 'pending';
+      case 'poweredFrom': {
+        if (!f || !f.isOn || f.poweredBy === NONE) return 'pending';
+        if (matches(w, w.get(f.poweredBy), g.source, f)) return 'done';
+        return g.failIfWrong ? 'fail' : 'pending';
+      }
+      case 'wiredTerminal':
+        return this.any(w, { ...g.match, nearAgent: true }).some((o) => {
+          const t = o.contents.map((c) => w.get(c)).filter((c) => c.terminal)[g.terminal];
+          return t !== undefined && t.links.some((l) => w.get(w.get(l).parent).kind === 'wire');
+        })
+          ? 'done'
+          : 'pending';
+      case 'wireBetween':
+        return this.any(w, { kind: 'wire', nearAgent: true }).some((wire) => {
+          const owners = wire.contents.flatMap((c) => w.get(c).links.map((l) => w.get(w.get(l).parent)));
+          return owners.some((o) => matches(w, o, g.a, this.focus)) && owners.some((o) => matches(w, o, g.b, this.focus));
+        })
+          ? 'done'
+          : 'pending';
       case 'openDoorHere':
         return w.doorsOf(w.agentRoom()).some((d) => d.isOpen) ? 'done' : 'pending';
       case 'inRoom':

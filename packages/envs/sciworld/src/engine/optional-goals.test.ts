@@ -113,3 +113,31 @@ describe('inclined-plane and lifespan optional goals', () => {
     expect(traceOf('lifespan-longest-lived', steps)).toEqual(steps.map((s) => [...s]));
   });
 });
+
+describe('electrical tasks optional goals', () => {
+  it("ScienceWorld's seven for test-conductivity: moved away, near the thing, both its terminals wired, wires joining it to a source and a bulb, and a source to a bulb", () => {
+    // The first variation whose thing lies in the kitchen (the agent moves from there to the workshop).
+    let v = 0;
+    const inKitchen = (g: ReturnType<typeof loadTask>['game']) => g.w.name(g.w.get(g.w.roomOf(g.w.objs.find((o) => o.tags.includes('target'))!.id))) === 'kitchen';
+    while (!inKitchen(loadTask('test-conductivity', v, 'easy').game)) v++;
+    const { game } = loadTask('test-conductivity', v, 'easy');
+    expect(game.goals.spec.optional).toHaveLength(7);
+    const w = game.w;
+    const jar = w.objs.find((o) => o.tags.includes('target'))!;
+    game.step('teleport to kitchen');
+    game.step(`focus on ${w.name(jar)}`);
+    game.step(`pick up ${w.name(jar)}`);
+    game.step('teleport to workshop');
+    const done = () => game.goals.optionalDone.map((b) => (b ? 1 : 0)).join('');
+    expect(done()).toBe('1100000');
+    const wires = w.objs.filter((o) => o.kind === 'wire');
+    const term = (o: typeof jar, i: number) => w.terminalLabel(w.get(o.contents.filter((c) => w.get(c).terminal)[i]!));
+    const battery = w.objs.find((o) => o.kind === 'battery')!;
+    game.step(`connect ${term(jar, 0)} to ${term(wires[0]!, 0)}`);
+    expect(done()).toBe('1110000');
+    game.step(`connect ${term(wires[0]!, 1)} to ${term(battery, 0)}`);
+    expect(done()).toBe('1110100');
+    game.step(`connect ${term(jar, 1)} to ${term(wires[1]!, 0)}`);
+    expect(done()).toBe('1111100');
+  });
+});

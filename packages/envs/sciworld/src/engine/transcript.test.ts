@@ -212,7 +212,7 @@ describe('objects, reset task and ticking', () => {
 });
 
 describe('renewable vs nonrenewable power', () => {
-  it('a load powered by the wrong kind of source lights but does not complete the task', () => {
+  it("a load powered by the wrong source fails the task, as ScienceWorld's GoalElectricallyConnected does", () => {
     const { game, build } = loadTask('power-component-renewable-vs-nonrenewable-energy', 0, 'easy');
     expect(build.description).toContain('using a renewable power source');
     const w = game.w;
@@ -230,8 +230,8 @@ describe('renewable vs nonrenewable power', () => {
     ])
       expect(game.step(cmd).observation).toMatch(/is now connected to/);
     expect(part.isOn).toBe(true);
-    expect(game.score()).toBeLessThan(100);
-    expect(game.done).toBe(false);
+    expect(game.score()).toBe(-100);
+    expect(game.done).toBe(true);
   });
 });
 

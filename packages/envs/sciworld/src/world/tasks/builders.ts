@@ -445,6 +445,31 @@ function powerWorld(contents: Contents, part: string, k: number, m: number): voi
   contents.workshop.push({ kind: SOURCES.renewable[k]! as 'solar panel' }, { kind: SOURCES.nonrenewable[m]! as 'solar panel' });
 }
 
+/**
+ * ScienceWorld's wiring goals for the electrical tasks, in its order: moved anywhere new, near the
+ * task object, its first and its second terminal on a wire, then one wire joining each given pair.
+ */
+function wiringGoals(subject: Match, joined: Array<[Match, Match]>): Subgoal[] {
+  return [
+    { type: 'movedAway' },
+    { type: 'sameRoom', match: subject },
+    { type: 'wiredTerminal', match: subject, terminal: 0 },
+    { type: 'wiredTerminal', match: subject, terminal: 1 },
+    ...joined.map(([a, b]): Subgoal => ({ type: 'wireBetween', a, b })),
+  ];
+}
+
+/** The conductivity tasks' seven: the wiring goals with wires joining the thing and a source, the thing and a bulb, a source and a bulb. */
+function conductivityWiringGoals(subject: Match): Subgoal[] {
+  const source: Match = { role: 'source' };
+  const bulb: Match = { kind: 'light bulb' };
+  return wiringGoals(subject, [
+    [subject, source],
+    [subject, bulb],
+    [source, bulb],
+  ]);
+}
+
 const powerComponent: Builder = (v, contents) => {
   const [pi, k, m] = decodeLastFastest(v, [POWER_PARTS.length, 2, 2]);
   const name = POWER_PARTS[pi!]!;
@@ -456,7 +481,7 @@ const powerComponent: Builder = (v, contents) => {
         { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
         { type: 'powered', match: { tag: 'target' } },
       ],
-      optional: [{ type: 'sameRoom', match: { tag: 'target' } }],
+      optional: wiringGoals({ tag: 'target' }, [[{ tag: 'target' }, { role: 'source' }]]),
     },
     plan: { kind: 'power' },
   };
@@ -472,14 +497,13 @@ const powerRenewable: Builder = (v, contents) => {
   return {
     description: `Your task is to turn on the ${name} by powering it using a ${kind} power source. First, focus on the ${name}. Then, create an electrical circuit that powers it on. `,
     goals: {
+      // ScienceWorld's three: the focus, the part on, and it powered by the variation's source (any other fails).
       ordered: [
         { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
-        { type: 'powered', match: { tag: 'target' }, by: { category: 'electrical', renewable: kind === 'renewable' } },
-      ],
-      optional: [
-        { type: 'sameRoom', match: { tag: 'target' } },
         { type: 'powered', match: { tag: 'target' } },
+        { type: 'poweredFrom', source: { kind: right }, failIfWrong: true },
       ],
+      optional: wiringGoals({ tag: 'target' }, [[{ tag: 'target' }, { kind: right }]]),
     },
     plan: { kind: 'power', source: right },
   };
@@ -540,7 +564,7 @@ const testConductivity: Builder = (v, contents) => {
         { type: 'focus', match: subject, failIfWrong: true },
         { type: 'inside', match: subject, container: { tag: conductive ? 'boxA' : 'boxB' }, failContainer: { tag: conductive ? 'boxB' : 'boxA' } },
       ],
-      optional: [{ type: 'sameRoom', match: subject }],
+      optional: conductivityWiringGoals(subject),
     },
     plan: { kind: 'conductivity', conductive: boxA, nonconductive: boxB, subject: n, answer: conductive },
   };
@@ -577,10 +601,7 @@ const testConductivityUnknown: Builder = (v, contents) => {
         { type: 'focus', match: { tag: 'target' }, failIfWrong: true },
         { type: 'inside', match: { tag: 'target' }, container: { tag: conductive ? 'boxA' : 'boxB' }, failContainer: { tag: conductive ? 'boxB' : 'boxA' } },
       ],
-      optional: [
-        { type: 'sameRoom', match: { tag: 'target' } },
-        { type: 'held', match: { tag: 'target' } },
-      ],
+      optional: conductivityWiringGoals({ tag: 'target' }),
     },
     plan: { kind: 'conductivity', conductive: boxA, nonconductive: boxB, subject: name, answer: conductive },
   };
