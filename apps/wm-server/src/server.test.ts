@@ -29,6 +29,7 @@ describe('POST /v1/chat/completions', () => {
     const res = await post(`${s.url}/v1/chat/completions`, { model: 'scripted-wm', messages: MESSAGES, seed: 7, n: 2, temperature: 0.5, max_tokens: 64 });
     expect(res.status).toBe(200);
     const body = (await res.json()) as {
+      id: string;
       object: string;
       model: string;
       choices: { index: number; message: { role: string; content: string }; finish_reason: string }[];
@@ -36,6 +37,10 @@ describe('POST /v1/chat/completions', () => {
     };
     expect(body.object).toBe('chat.completion');
     expect(body.model).toBe('scripted-wm');
+    const again = (await (await post(`${s.url}/v1/chat/completions`, { messages: MESSAGES, seed: 7 })).json()) as { id: string };
+    expect(body.id).toMatch(/^chatcmpl-[0-9a-f]{24}$/);
+    expect(again.id).toMatch(/^chatcmpl-[0-9a-f]{24}$/);
+    expect(again.id).not.toBe(body.id);
     const params = backend.calls[0]!.params;
     expect(params).toMatchObject({ maxTokens: 64, temperature: 0.5, topP: 1, topK: 0, repetitionPenalty: 1 });
     const expected = [7, 8].map((seed) => scriptedResult({ messages: MESSAGES as never, seed }, params));

@@ -84,6 +84,10 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
   let active = 0;
   let onQuiet: (() => void) | undefined;
   const created = Math.floor(Date.now() / 1000);
+  // Completion ids: a random per-server prefix and a counter — unique without a getrandom call per request.
+  const idPrefix = `chatcmpl-${randomBytes(8).toString('hex')}`;
+  let completions = 0;
+  const nextCompletionId = () => `${idPrefix}${(completions++).toString(16).padStart(8, '0')}`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const t0 = performance.now();
@@ -180,7 +184,7 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
   const answerChat = async (chat: ChatCompletionRequest, res: ServerResponse): Promise<void> => {
     const base = chat.seed ?? randomInt(0, MAX_SEED - 64);
     const requests = Array.from({ length: chat.n }, (_, i) => ({ messages: chat.messages, seed: (base + i) % (MAX_SEED + 1), anchors: chat.anchors }));
-    const id = `chatcmpl-${randomBytes(12).toString('hex')}`;
+    const id = nextCompletionId();
     const results = generate(requests, chat.params, res);
     if (!chat.stream) {
       const choices = (await results).map((r, index) => finishChoice(r, chat.stop, index));

@@ -9,7 +9,7 @@
 // to wall time because a shared machine makes wall-clock throughput noisy. Usage (from apps/wm-server):
 //   npx tsx --conditions=@diffworld/source src/bench/load.bench.ts [--requests 2000] [--concurrency 64]
 //     [--off-requests N (default --requests)] [--max-seconds 120] [--max-batch 32] [--max-tokens 16]
-//     [--rounds 3] [--threads N (ONNX Runtime intra-op threads)] [--max-rss-mb 1024] [--model DIR]
+//     [--rounds 3] [--threads N (ONNX Runtime intra-op threads)] [--max-rss-mb 1024] [--warmup 256] [--model DIR]
 import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { GeneratorBackend } from '../generator-backend.js';
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     threads: { type: 'string' },
     rounds: { type: 'string' },
     'max-rss-mb': { type: 'string' },
+    warmup: { type: 'string' },
   },
 });
 const REQUESTS = Number(values.requests ?? 2000);
@@ -45,6 +46,8 @@ const THREADS = values.threads === undefined ? undefined : Number(values.threads
 const ROUNDS = Number(values.rounds ?? 3);
 /** Memory bound: the server's peak RSS in any phase (the queue is bounded, so it must not grow with the load). */
 const MAX_RSS_MB = Number(values['max-rss-mb'] ?? 1024);
+/** Requests of the unmeasured warm-up with batching (a quarter of it without). */
+const WARMUP = Number(values.warmup ?? 256);
 
 interface PhaseResult extends LoadResult {
   name: string;
@@ -115,6 +118,10 @@ console.log(
   `model ${dir} (trained/loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${REQUESTS} requests at concurrency ${CONCURRENCY} (batching off: ${OFF_REQUESTS}), max_tokens ${MAX_TOKENS}, ONNX Runtime threads ${THREADS ?? 'default'}, loopback, clients in a child process`,
 );
 const onOpts: WmServerOptions = { maxBatch: MAX_BATCH, maxWaitMs: 5, batchConcurrency: BATCH_CONCURRENCY };
+// Unmeasured warm-up of both modes: JIT compilation, ONNX Runtime's first runs of each shape and
+// the sampler's greedy-head session would otherwise land in the first measured phase (batching's).
+await phase('warm-up (batching)', backend, onOpts, REQUESTS, WARMUP);
+await phase('warm-up (off)', backend, { maxBatch: 1 }, REQUESTS, Math.ceil(WARMUP / 4));
 const slices: { on: PhaseResult; off: PhaseResult }[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   const share = (total: number) => [Math.floor((total * r) / ROUNDS), Math.floor((total * (r + 1)) / ROUNDS) - Math.floor((total * r) / ROUNDS)] as const;
