@@ -235,7 +235,7 @@ const HANDLERS: Record<ActionId, Handler> = {
     if (!w.kind(tool!).thermometer) return fail(TEXT.notAThermometer(w.name(tool!)));
     return ok(TEXT.thermometer(Math.round(target!.temperature)), 1, { used: { tool: tool!, target: target! } });
   },
-  read: ({ w }, [o]) => ok(o!.text ? TEXT.readText(w.name(o!), o!.text) : TEXT.read(w.name(o!))),
+  read: ({ w }, [o]) => ok(o!.text ? TEXT.readText(w.name(o!), o!.text) : TEXT.read(w.name(o!)), 1, { read: o! }),
   flush: ({ w }, [o]) => {
     if (o!.kind !== 'toilet') return fail(TEXT.notFlushable(w.name(o!)));
     return ok(TEXT.flush(w.name(o!)));

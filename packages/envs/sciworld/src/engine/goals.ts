@@ -28,6 +28,8 @@ export interface Match {
   nearAgent?: boolean;
   /** Substances that are burning (ScienceWorld's isCombusting; here: combusted). */
   combusted?: boolean;
+  /** Named so, or made of the material so named (ScienceWorld's goals match names: "acetic acid", "red paint"). */
+  called?: string;
   /** Electrical components of this role (sources are ScienceWorld's Generators). */
   role?: 'source' | 'load' | 'wire' | 'switch';
 }
@@ -72,6 +74,10 @@ export type Subgoal =
   | { type: 'usedSince'; tool: Match; target: Match }
   /** A `look at` of a matching thing after this goal was first evaluated (GoalPastActionExamineObject). */
   | { type: 'examinedSince'; match: Match }
+  /** A `read` of a matching thing after this goal was first evaluated (GoalPastActionReadObject). */
+  | { type: 'readSince'; match: Match }
+  /** Some container near the agent holds exactly as many things as `names`, each called one of them (GoalObjectsInSingleContainer). */
+  | { type: 'onlyThese'; names: string[] }
   /** A matching device that is off (GoalDeactivateDeviceWithName). */
   | { type: 'deactivated'; match: Match }
   /** The focused load is powered through a matching source; with failIfWrong any other source fails the task (GoalElectricallyConnected). */
@@ -94,6 +100,8 @@ export interface GoalEvents {
   used?: { tool: Obj; target: Obj };
   /** The thing a `look at` examined. */
   examined?: Obj;
+  /** The thing a `read` read. */
+  read?: Obj;
 }
 
 export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
@@ -113,6 +121,7 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   if (m.nearAgent && !(o.parent !== NONE && w.roomOf(o.id) === w.agentRoom() && o.id !== w.agentRoom())) return false;
   if (m.combusted !== undefined && o.combusted !== m.combusted) return false;
   if (m.role !== undefined && w.kind(o).electrical?.role !== m.role) return false;
+  if (m.called !== undefined && w.name(o) !== m.called && o.material !== m.called) return false;
   return true;
 }
 
@@ -129,6 +138,7 @@ export class GoalTracker {
   private readonly readings = new Map<number, number>();
   private readonly uses: Array<{ tool: number; target: number; at: number }> = [];
   private readonly looks: Array<{ obj: number; at: number }> = [];
+  private readonly reads: Array<{ obj: number; at: number }> = [];
   /** Actions run so far (ScienceWorld's action history size). */
   private actions = 0;
   /** What latching goals saw when first evaluated: the agent's room, the action count. */
@@ -158,6 +168,7 @@ export class GoalTracker {
     if (this.failed) return;
     if (ev.acted) this.actions++;
     if (ev.examined) this.looks.push({ obj: ev.examined.id, at: this.actions - 1 });
+    if (ev.read) this.reads.push({ obj: ev.read.id, at: this.actions - 1 });
     if (ev.used) {
       this.uses.push({ tool: ev.used.tool.id, target: ev.used.target.id, at: this.actions - 1 });
       if (!this.readings.has(ev.used.target.id)) this.readings.set(ev.used.target.id, ev.used.target.temperature);
@@ -288,11 +299,20 @@ export class GoalTracker {
         if (!this.firstSeen.has(g)) this.firstSeen.set(g, w.agentRoom());
         return w.agentRoom() !== this.firstSeen.get(g) ? 'done' : 'pending';
       }
-      case 'examinedSince': {
+      case 'examinedSince':
+      case 'readSince': {
         if (!this.firstSeen.has(g)) this.firstSeen.set(g, this.actions);
         const since = this.firstSeen.get(g)!;
-        return this.looks.some((l) => l.at >= since && matches(w, w.get(l.obj), g.match, this.focus)) ? 'done' : 'pending';
+        return (g.type === 'readSince' ? this.reads : this.looks).some((l) => l.at >= since && matches(w, w.get(l.obj), g.match, this.focus)) ? 'done' : 'pending';
       }
+      case 'onlyThese':
+        return w.objs.some((c) => {
+          if (!matches(w, c, { nearAgent: true }) || c.kind === 'room') return false;
+          const inside = c.contents.map((id) => w.get(id)).filter((x) => !x.removed && !x.terminal);
+          return inside.length === g.names.length && inside.every((x) => g.names.some((n) => matches(w, x, { called: n })));
+        })
+          ? 'done'
+          : 'pending';
       case 'deactivated':
         return this.any(w, g.match).some((o) => w.kind(o).activatable && !o.isOn) ? 'done' : 'pending';
       case 'poweredFrom': {

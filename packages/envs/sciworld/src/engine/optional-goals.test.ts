@@ -141,3 +141,35 @@ describe('electrical tasks optional goals', () => {
     expect(done()).toBe('1111100');
   });
 });
+
+describe('chemistry tasks optional goals', () => {
+  it('chemistry-mix: moved away, near each ingredient, them alone in one container, near the product, the recipe read', () => {
+    const steps = [
+      ['teleport to kitchen', 8, '010000'],
+      ['pick up recipe', 8, '010000'],
+      ['read recipe', 17, '010001'],
+      ['open cupboard', 17, '010001'],
+      ['pick up metal pot', 17, '010001'],
+      ['move sodium chloride to metal pot', 17, '010001'],
+      ['move metal pot to sink', 17, '010001'],
+      // water runs in: near it, and salt and water alone in the pot
+      ['activate sink', 33, '011101'],
+      ['deactivate sink', 33, '011101'],
+      ['pick up metal pot', 33, '011101'],
+      ['mix metal pot', 42, '011111'],
+      ['focus on salt water', 100, '011111'],
+    ] as const;
+    expect(traceOf('chemistry-mix', steps)).toEqual(steps.map((s) => [...s]));
+  });
+
+  it('paint: the focus on the product alone is ordered; moving, the inputs, them alone in the jug, the product are optional', () => {
+    const steps = [
+      ['teleport to art studio', 20, '01100'],
+      ['pour blue paint into jug', 20, '01100'],
+      ['pour yellow paint into jug', 30, '01110'],
+      ['mix jug', 40, '01111'],
+      ['focus on green paint', 100, '01111'],
+    ] as const;
+    expect(traceOf('chemistry-mix-paint-secondary-color', steps)).toEqual(steps.map((s) => [...s]));
+  });
+});

@@ -774,7 +774,7 @@ const paintOf = (v: number) => PAINTS[decodeLastFastest(v, [PAINTS.length, 6])[0
  * "paint closet" (glass cups) or on a desk (tin cups), in the art studio or — with a mixing
  * container of its own, the task's shuffle of glass cup, bowl and jug — in the workshop.
  */
-function placeExtraPaints(v: number, contents: Contents, task: 'secondary' | 'tertiary'): void {
+function placeExtraPaints(v: number, contents: Contents, task: 'secondary' | 'tertiary'): RoomName {
   const place = decodeLastFastest(v, [PAINTS.length, 6])[1]!;
   const room: RoomName = place < 3 ? 'art studio' : 'workshop';
   const paints = (cup: Spawn['kind']): Spawn[] => ['red', 'blue', 'yellow'].map((c): Spawn => ({ kind: cup, contents: [sub('paint', { name: `${c} paint` })] }));
@@ -786,6 +786,13 @@ function placeExtraPaints(v: number, contents: Contents, task: 'secondary' | 'te
     const mixer = paintMixingContainers(v, task)[place % 3]!;
     contents.workshop.push(mixer === 'wood bowl' ? { kind: 'wood bowl', name: 'bowl' } : { kind: mixer });
   }
+  return room;
+}
+
+/** ScienceWorld's mixing goals: near each ingredient, all of them alone in one container, near the product. */
+function mixingGoals(inputs: readonly string[], product: string, after?: number): Subgoal[] {
+  const gate = (g: Subgoal): Subgoal => (after === undefined ? g : { type: 'after', after: [after], goal: g });
+  return [...inputs.map((called) => gate({ type: 'sameRoom', match: { called } })), { type: 'onlyThese', names: [...inputs] }, { type: 'sameRoom', match: { called: product } }];
 }
 
 const paintSecondary: Builder = (v, contents) => {
@@ -797,14 +804,9 @@ const paintSecondary: Builder = (v, contents) => {
   return {
     description: `Your task is to use chemistry to create ${s.product} paint. When you are done, focus on the ${s.product} paint.`,
     goals: {
-      ordered: [
-        { type: 'exists', match: { name: product } },
-        { type: 'focus', match: { name: product }, failIfWrong: true },
-      ],
-      optional: [
-        { type: 'sameRoom', match: { tag: 'mixer' } },
-        { type: 'inside', match: { name: s.inputs[0] }, container: { tag: 'mixer' } },
-      ],
+      // ScienceWorld scores the focus on the product; optional: moved anywhere new, then the mixing goals.
+      ordered: [{ type: 'focus', match: { name: product }, failIfWrong: true }],
+      optional: [{ type: 'movedAway' }, ...mixingGoals(s.inputs, product)],
     },
     plan: { kind: 'paint', inputs: s.inputs, product },
   };
@@ -812,7 +814,7 @@ const paintSecondary: Builder = (v, contents) => {
 
 const paintTertiary: Builder = (v, contents) => {
   const t = paintOf(v);
-  placeExtraPaints(v, contents, 'tertiary');
+  const paintRoom = placeExtraPaints(v, contents, 'tertiary');
   const s = SECONDARY[t.secondary]!;
   const table = contents['art studio'].find((x) => x.kind === 'table')!;
   table.contents![0]!.tags = ['mixer'];
@@ -822,16 +824,14 @@ const paintTertiary: Builder = (v, contents) => {
     // (ref) The real template ends on the secondary colour, as reproduced here.
     description: `Your task is to use chemistry to create ${product}. When you are part-way done, focus on the intermediate (secondary color) paint you created.  When you are completely done, focus on the ${intermediate}.`,
     goals: {
+      // ScienceWorld scores the focus on the intermediate, then on the product; optional: moved away
+      // (unless at the extra paints), at the extra paints, the secondary mixing goals, then — once near
+      // the secondary paint — the tertiary ones.
       ordered: [
-        { type: 'exists', match: { name: intermediate } },
         { type: 'focus', match: { name: intermediate }, failIfWrong: true },
-        { type: 'exists', match: { name: product } },
         { type: 'focus', match: { name: product }, failIfWrong: true },
       ],
-      optional: [
-        { type: 'sameRoom', match: { tag: 'mixer' } },
-        { type: 'inside', match: { name: s.inputs[0] }, container: { tag: 'mixer' } },
-      ],
+      optional: [{ type: 'movedAway', unless: paintRoom }, { type: 'inRoom', room: paintRoom }, ...mixingGoals(s.inputs, intermediate), ...mixingGoals([intermediate, t.add], product, 5)],
     },
     plan: { kind: 'paint', inputs: s.inputs, product: intermediate, then: { input: t.add, product } },
   };
@@ -909,11 +909,8 @@ const chemistryMix: Builder = (v, contents) => {
     description: `Your task is to use chemistry to create the substance '${product}'. A recipe and some of the ingredients might be found near the ${room}. When you are done, focus on the ${product}.`,
     goals: {
       ordered: [{ type: 'focus', match: { name: product }, failIfWrong: true }],
-      optional: [
-        { type: 'sameRoom', match: { tag: 'recipe' } },
-        { type: 'held', match: { tag: 'recipe' } },
-        { type: 'exists', match: { name: product } },
-      ],
+      // ScienceWorld's: moved anywhere new, the mixing goals, the recipe read.
+      optional: [{ type: 'movedAway' }, ...mixingGoals(inputs, product), { type: 'readSince', match: { tag: 'recipe' } }],
     },
     plan: { kind: 'chemistry', product, room, inputs: [...inputs] },
   };
