@@ -78,6 +78,10 @@ export type Subgoal =
   | { type: 'readSince'; match: Match }
   /** Some container near the agent holds exactly as many things as `names`, each called one of them (GoalObjectsInSingleContainer). */
   | { type: 'onlyThese'; names: string[] }
+  /** At least `min` plants of the species near the agent at this life stage (GoalLifeStageAnywhere). */
+  | { type: 'stageCount'; species: string; stage: number; min: number }
+  /** A matching container near the agent is open (GoalContainerOpen). */
+  | { type: 'open'; match: Match }
   /** A matching device that is off (GoalDeactivateDeviceWithName). */
   | { type: 'deactivated'; match: Match }
   /** The focused load is powered through a matching source; with failIfWrong any other source fails the task (GoalElectricallyConnected). */
@@ -334,6 +338,10 @@ export class GoalTracker {
         })
           ? 'done'
           : 'pending';
+      case 'stageCount':
+        return this.any(w, { kind: 'plant', species: g.species, stage: g.stage, nearAgent: true }).length >= g.min ? 'done' : 'pending';
+      case 'open':
+        return this.any(w, { ...g.match, nearAgent: true }).some((o) => o.isOpen) ? 'done' : 'pending';
       case 'openDoorHere':
         return w.doorsOf(w.agentRoom()).some((d) => d.isOpen) ? 'done' : 'pending';
       case 'inRoom':

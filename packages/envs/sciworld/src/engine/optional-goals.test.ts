@@ -173,3 +173,24 @@ describe('chemistry tasks optional goals', () => {
     expect(traceOf('chemistry-mix-paint-secondary-color', steps)).toEqual(steps.map((s) => [...s]));
   });
 });
+
+describe('plant tasks optional goals', () => {
+  it.each([
+    ['grow-plant', 17],
+    ['grow-fruit', 28],
+    ['mendelian-genetics-known-plant', 50],
+    ['mendelian-genetics-unknown-plant', 50],
+  ])("%s lists ScienceWorld's %i", (task, n) => {
+    expect(loadTask(task, 0, 'easy').game.goals.spec.optional).toHaveLength(n);
+  });
+
+  it('genetics: near the jar, in the greenhouse, soil and water in the six pots and a seed stage count at once; the bee goals wait for two reproducing plants', () => {
+    const { game } = loadTask('mendelian-genetics-known-plant', 0, 'easy');
+    game.step('teleport to greenhouse');
+    const done = game.goals.optionalDone;
+    // jar near (0), greenhouse (3), soil (5–10) and water (11–16) in the six pots, ≥1 and ≥2 seeds (23, 27)
+    expect(done.flatMap((d, i) => (d ? [i] : []))).toEqual([0, 3, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 23, 27]);
+    game.step('open bee hive');
+    expect(done[47]).toBe(false);
+  });
+});

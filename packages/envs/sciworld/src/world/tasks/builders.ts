@@ -936,20 +936,51 @@ function placeSeeds(v: number, contents: Parameters<Builder>[1]): { species: str
   return { species, room };
 }
 
+/**
+ * The grow tasks' optional goals, ScienceWorld's list in its order: near and carrying the seed jar,
+ * carrying the shovel and soil, near soil, moved anywhere new, in the greenhouse (and again once
+ * carrying the jar), soil, water and a seed in each of the three pots; grow-fruit adds at least 1
+ * and 2 plants at each life stage, the bee hive open, near a bee once two plants reproduce, near
+ * the fruit.
+ */
+function growOptionalGoals(species: string, fruit: boolean): Subgoal[] {
+  const pots = [1, 2, 3].map((i) => `flower pot ${i}`);
+  const inPot = (called: string) => pots.map((name): Subgoal => ({ type: 'directlyIn', match: { called }, container: { name, nearAgent: true } }));
+  const carried = (m: Match): Subgoal => ({ type: 'directlyIn', match: m, container: { kind: 'agent' } });
+  const head: Subgoal[] = [
+    { type: 'sameRoom', match: { kind: 'seed jar' } },
+    carried({ kind: 'seed jar' }),
+    carried({ kind: 'shovel' }),
+    carried({ called: 'soil' }),
+    { type: 'sameRoom', match: { called: 'soil' } },
+    { type: 'movedAway' },
+    { type: 'inRoom', room: 'greenhouse' },
+    { type: 'after', after: [1], goal: { type: 'inRoom', room: 'greenhouse' } },
+    ...inPot('soil'),
+    ...inPot('water'),
+    ...inPot(`${species} seed`),
+  ];
+  if (!fruit) return head;
+  const stages: Subgoal[] = [];
+  for (let min = 1; min <= 2; min++) for (let stage = 0; stage < 4; stage++) stages.push({ type: 'stageCount', species, stage, min });
+  const twoReproducing = head.length + 4 + 3;
+  return [
+    ...head,
+    ...stages,
+    { type: 'open', match: { kind: 'bee hive' } },
+    { type: 'after', after: [twoReproducing], goal: { type: 'sameRoom', match: { kind: 'animal', species: 'bee' } } },
+    { type: 'sameRoom', match: { called: species } },
+  ];
+}
+
 const growFruit: Builder = (v, contents) => {
   const { species, room } = placeSeeds(v, contents);
-  const plant = { kind: 'plant', species };
   return {
     description: `Your task is to grow a ${species}. This will require growing several plants, and them being crosspollinated to produce fruit.  Seeds can be found in the ${room}. To complete the task, focus on the grown ${species}.`,
     goals: {
       // The real task scores one step: the focus on the grown fruit (any other focus fails).
       ordered: [{ type: 'focus', match: { tag: 'fruit', name: species }, failIfWrong: true }],
-      optional: [
-        { type: 'sameRoom', match: { kind: 'seed jar' } },
-        { type: 'held', match: { kind: 'seed jar' } },
-        { type: 'inside', match: plant, container: { kind: 'flower pot' } },
-        { type: 'exists', match: { tag: 'fruit', name: species } },
-      ],
+      optional: growOptionalGoals(species, true),
     },
     plan: { kind: 'grow', species, seedRoom: room, fruit: true },
   };
@@ -970,11 +1001,7 @@ const growPlant: Builder = (v, contents) => {
         { type: 'focusStage', stage: 2 },
         { type: 'focusStage', stage: 3 },
       ],
-      optional: [
-        { type: 'sameRoom', match: { kind: 'seed jar' } },
-        { type: 'held', match: { kind: 'seed jar' } },
-        { type: 'inside', match: seedMatch, container: { kind: 'flower pot' } },
-      ],
+      optional: growOptionalGoals(species, false),
     },
     plan: { kind: 'grow', species, seedRoom: room },
   };
@@ -994,6 +1021,39 @@ const MENDEL_KNOWN_TRAITS = ['plant height', 'seed shape', 'seed color', 'seed s
 const MENDEL_BOX_COLORS = ['red', 'green', 'blue', 'orange'];
 
 /**
+ * The genetics tasks' optional goals, ScienceWorld's list in its order: near and carrying the seed
+ * jar, moved anywhere new, in the greenhouse (and again once carrying the jar), soil, water and a
+ * seed in each of the six pots, at least 1…6 plants at each life stage, and — once two plants
+ * reproduce — the bee hive open, near a bee, near a grown seed.
+ */
+function geneticsOptionalGoals(species: string, pots: string[]): Subgoal[] {
+  const inPot = (called: string) => pots.map((name): Subgoal => ({ type: 'directlyIn', match: { called }, container: { name, nearAgent: true } }));
+  const stages: Subgoal[] = [];
+  for (let min = 1; min <= 6; min++) for (let stage = 0; stage < 4; stage++) stages.push({ type: 'stageCount', species, stage, min });
+  const jar: Match = { kind: 'seed jar' };
+  const head: Subgoal[] = [
+    { type: 'sameRoom', match: jar },
+    { type: 'directlyIn', match: jar, container: { kind: 'agent' } },
+    { type: 'movedAway' },
+    { type: 'inRoom', room: 'greenhouse' },
+    { type: 'after', after: [1], goal: { type: 'inRoom', room: 'greenhouse' } },
+    ...inPot('soil'),
+    ...inPot('water'),
+    ...inPot(`${species} seed`),
+  ];
+  // "atLeast2Reproducing": the reproducing goal of the second block of four.
+  const twoReproducing = head.length + 4 + 3;
+  const after = (goal: Subgoal): Subgoal => ({ type: 'after', after: [twoReproducing], goal });
+  return [
+    ...head,
+    ...stages,
+    after({ type: 'open', match: { kind: 'bee hive' } }),
+    after({ type: 'sameRoom', match: { kind: 'animal', species: 'bee' } }),
+    after({ type: 'sameRoom', match: { called: species } }),
+  ];
+}
+
+/**
  * mendelian-genetics-known-plant on the real grid: trait × (dominant, recessive) × flower-pot set
  * (5) × box pair (3), the last fastest. Six "flower pot N" with soil (N from the real shuffle), a
  * seed jar with a true-breeding dominant and a true-breeding recessive parent, and two boxes; the
@@ -1001,6 +1061,7 @@ const MENDEL_BOX_COLORS = ['red', 'green', 'blue', 'orange'];
  */
 const mendelKnown: Builder = (v, contents) => {
   const [ti, dr, pi, bi] = decodeLastFastest(v, [MENDEL_KNOWN_TRAITS.length, 2, 5, MENDEL_BOX_COLORS.length - 1]);
+  const pots = mendelPotNumbers(v, pi!, 'known').map((n) => `flower pot ${n}`);
   const trait = MENDEL_KNOWN_TRAITS[ti!]!;
   const values = REAL_PEA_TRAITS[trait]!;
   const seeds = mendelKnownSeeds(v, ti! * 2 + dr!, trait, REAL_PEA_TRAITS);
@@ -1012,23 +1073,14 @@ const mendelKnown: Builder = (v, contents) => {
     tags: [`parent-${i}`],
     genes: { trait, values, firstDominant: true, alleles: [allele, allele], traits: seeds[i]! },
   });
-  contents.greenhouse.push(
-    { kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] },
-    ...mendelPotNumbers(v, pi!, 'known').map((n): Spawn => ({ kind: 'flower pot', name: `flower pot ${n}`, contents: [sub('soil')] })),
-  );
+  contents.greenhouse.push({ kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] }, ...pots.map((name): Spawn => ({ kind: 'flower pot', name, contents: [sub('soil')] })));
   const [domBox, recBox] = addBoxes(contents, 'greenhouse', [MENDEL_BOX_COLORS[bi!]!, MENDEL_BOX_COLORS[bi! + 1]!]);
   const answer = dr === 0 ? domBox : recBox;
   return {
     description: `Your task is to determine whether ${values[dr!]} ${trait} is a dominant or recessive trait in the pea plant. If the trait is dominant, focus on the ${domBox}. If the trait is recessive, focus on the ${recBox}. `,
     goals: {
       ordered: [{ type: 'focus', match: { tag: dr === 0 ? 'boxA' : 'boxB' }, failIfWrong: true }],
-      optional: [
-        { type: 'sameRoom', match: { kind: 'seed jar' } },
-        { type: 'held', match: { kind: 'seed jar' } },
-        { type: 'inside', match: { tag: 'parent-0' }, container: { kind: 'flower pot' } },
-        { type: 'inside', match: { tag: 'parent-1' }, container: { kind: 'flower pot' } },
-        { type: 'exists', match: { tag: 'offspring' } },
-      ],
+      optional: geneticsOptionalGoals('pea', pots),
     },
     plan: { kind: 'genetics', answer },
   };
@@ -1087,6 +1139,7 @@ const UNKNOWN_PLANT_TRAITS: ReadonlyArray<{ plant: string; traits: ReadonlyArray
  */
 const mendelUnknown: Builder = (v, contents) => {
   const [pl, ti, dr, pi, bi] = decodeLastFastest(v, [UNKNOWN_PLANT_TRAITS.length, 4, 2, 5, MENDEL_BOX_COLORS.length - 1]);
+  const pots = mendelPotNumbers(v, pi!, 'unknown').map((n) => `flower pot ${n}`);
   const { plant, traits, drawOrder } = UNKNOWN_PLANT_TRAITS[pl!]!;
   const [trait, dominant, recessive] = traits[ti!]!;
   const values = [dominant, recessive] as const;
@@ -1099,22 +1152,13 @@ const mendelUnknown: Builder = (v, contents) => {
     tags: [`parent-${i}`],
     genes: { trait, values, firstDominant: true, alleles: [allele, allele], traits: seeds[i]! },
   });
-  contents.greenhouse.push(
-    { kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] },
-    ...mendelPotNumbers(v, pi!, 'unknown').map((n): Spawn => ({ kind: 'flower pot', name: `flower pot ${n}`, contents: [sub('soil')] })),
-  );
+  contents.greenhouse.push({ kind: 'seed jar', contents: [parent(true, 0), parent(false, 1)] }, ...pots.map((name): Spawn => ({ kind: 'flower pot', name, contents: [sub('soil')] })));
   const [domBox, recBox] = addBoxes(contents, 'greenhouse', [MENDEL_BOX_COLORS[bi!]!, MENDEL_BOX_COLORS[bi! + 1]!]);
   return {
     description: `Your task is to determine whether ${values[dr!]} ${trait} is a dominant or recessive trait in the ${plant} plant. If the trait is dominant, focus on the ${domBox}. If the trait is recessive, focus on the ${recBox}. `,
     goals: {
       ordered: [{ type: 'focus', match: { tag: dr === 0 ? 'boxA' : 'boxB' }, failIfWrong: true }],
-      optional: [
-        { type: 'sameRoom', match: { kind: 'seed jar' } },
-        { type: 'held', match: { kind: 'seed jar' } },
-        { type: 'inside', match: { tag: 'parent-0' }, container: { kind: 'flower pot' } },
-        { type: 'inside', match: { tag: 'parent-1' }, container: { kind: 'flower pot' } },
-        { type: 'exists', match: { tag: 'offspring' } },
-      ],
+      optional: geneticsOptionalGoals(plant, pots),
     },
     plan: { kind: 'genetics', answer: dr === 0 ? domBox : recBox },
   };
