@@ -385,8 +385,9 @@ export class OnnxDecoder {
       sin: hostTensor(this.dtype, sin as never, [n, 1, T, hd]),
       logits_at: hostTensor('int64', at, [at.length / 2, 2]),
     };
-    // Few wanted rows: the greedy head's dozen extra kernels cost more than choosing from copied-out logits.
-    const head = bans && K >= GREEDY_HEAD_MIN_ROWS ? 'greedy' : 'logits';
+    // Few wanted rows: the greedy head's dozen extra kernels cost more than choosing from copied-out
+    // logits. CPU only: its float64 sum has no WebGPU kernel (ONNX Runtime would split the graph).
+    const head = bans && K >= GREEDY_HEAD_MIN_ROWS && this.session.provider === 'cpu' ? 'greedy' : 'logits';
     if (head === 'greedy') {
       feeds['ban'] = this.banTensor(bans!);
       feeds['ban_of'] = hostTensor('int64', banOf!, [banOf!.length]);
