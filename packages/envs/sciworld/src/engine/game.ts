@@ -102,7 +102,8 @@ export class Game {
       const n = /^\d+$/.test(input) ? Number(input) : NaN;
       if (!(n >= 0 && n < options.length)) {
         // ScienceWorld cancels the choice with no action queued; an empty queue counts as waiting,
-        // so the world ticks and the answer is the empty-output fallback.
+        // so the goals are checked, the world ticks, and the answer is the empty-output fallback.
+        this.checkGoals({});
         this.tickOnce();
         return { text: '', valid: false };
       }
@@ -138,8 +139,15 @@ export class Game {
   private run(cmd: Command): { text: string; valid: boolean } {
     if (cmd.template.id === 'reset task') this.goals.reset();
     const result = execute({ w: this.w, teleport: this.opts.simplifications.teleportAction, electrical: !this.opts.simplifications.noElectricalAction }, cmd);
+    // ScienceWorld's step loop: per iteration the goals are checked, the world ticks (when the action
+    // takes time), the goals are checked again; waiting adds iterations, and it keeps waiting even
+    // after the task completes. The first check sees this action's events.
     this.checkGoals({ ...result.events, acted: true });
-    for (let i = 0; i < result.ticks && !this.goals.completed() && !this.goals.failed; i++) this.tickOnce();
+    if (result.ticks === 0) this.checkGoals({});
+    for (let i = 0; i < result.ticks; i++) {
+      if (i > 0) this.checkGoals({});
+      this.tickOnce();
+    }
     return { text: result.text, valid: !result.failed };
   }
 

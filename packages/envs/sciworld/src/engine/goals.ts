@@ -80,6 +80,11 @@ export type Subgoal =
   | { type: 'onlyThese'; names: string[] }
   /** At least `min` plants of the species near the agent at this life stage (GoalLifeStageAnywhere). */
   | { type: 'stageCount'; species: string; stage: number; min: number }
+  /**
+   * The agent has been in this room for `min` goal evaluations in a row (GoalStayInLocation counts
+   * its own evaluations: two per tick of the step loop, more when other goals complete).
+   */
+  | { type: 'stayIn'; room: string; min: number }
   /** A matching container near the agent is open (GoalContainerOpen). */
   | { type: 'open'; match: Match }
   /** A matching device that is off (GoalDeactivateDeviceWithName). */
@@ -147,6 +152,8 @@ export class GoalTracker {
   private actions = 0;
   /** What latching goals saw when first evaluated: the agent's room, the action count. */
   private readonly firstSeen = new Map<Subgoal, number>();
+  /** Consecutive evaluations in the room of each stayIn goal. */
+  private readonly stays = new Map<Subgoal, number>();
   private readonly startTemps = new Map<number, number>();
   /** The focused thing's temperature when each focusTemperature goal first saw it (never reset, as ScienceWorld's). */
   private readonly focusStartTemps = new Map<Subgoal, number>();
@@ -338,6 +345,11 @@ export class GoalTracker {
         })
           ? 'done'
           : 'pending';
+      case 'stayIn': {
+        const n = w.name(w.get(w.agentRoom())) === g.room ? (this.stays.get(g) ?? 0) + 1 : 0;
+        this.stays.set(g, n);
+        return n >= g.min ? 'done' : 'pending';
+      }
       case 'stageCount':
         return this.any(w, { kind: 'plant', species: g.species, stage: g.stage, nearAgent: true }).length >= g.min ? 'done' : 'pending';
       case 'open':

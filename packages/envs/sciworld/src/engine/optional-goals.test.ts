@@ -194,3 +194,25 @@ describe('plant tasks optional goals', () => {
     expect(done[47]).toBe(false);
   });
 });
+
+describe('life-stage tasks optional goals', () => {
+  it('stay goals count goal evaluations: two per step-loop iteration (looks included), one more per pass in which another goal completes', () => {
+    const steps = [
+      // in the room: one pass, plus one because "outside" completed → 2, then after the tick → 3
+      ['teleport to outside', 4, '01000'],
+      ['look around', 4, '01000'],
+      ['look around', 4, '01000'],
+      ['look around', 4, '01000'],
+      // the tenth evaluation
+      ['look around', 8, '01100'],
+      // wait1 is two iterations: four evaluations
+      ['wait1', 8, '01100'],
+      ['wait1', 12, '01110'],
+      ['wait1', 12, '01110'],
+      // moved away from where the goal first saw the agent (outside); leaving resets the stays
+      ['teleport to kitchen', 16, '11110'],
+      ['teleport to outside', 16, '11110'],
+    ] as const;
+    expect(traceOf('identify-life-stages-2', steps)).toEqual(steps.map((s) => [...s]));
+  });
+});

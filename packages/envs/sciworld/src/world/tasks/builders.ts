@@ -1306,6 +1306,15 @@ function inclineFriction(named: boolean): Builder {
   };
 }
 
+/** The life-stage tasks' five: moved away (unless already outside), outside, stayed outside 10, 20, 30 evaluations. */
+function lifeStageOptionalGoals(unless: string | undefined): Subgoal[] {
+  return [
+    unless === undefined ? { type: 'movedAway' } : { type: 'movedAway', unless },
+    { type: 'inRoom', room: 'outside' },
+    ...[10, 20, 30].map((min): Subgoal => ({ type: 'stayIn', room: 'outside', min })),
+  ];
+}
+
 /** identify-life-stages-1's order of variations: the real task's animal list (TASK_ANIMALS indices) shuffled by scala.util.Random(1). */
 const LIFE_STAGE_ANIMALS = scalaShuffle(
   new JavaRandom(1),
@@ -1335,7 +1344,7 @@ const lifeStagesAnimal: Builder = (v, contents) => {
     description: `Your task is to focus on the ${stages} life stages of the ${species}, starting from earliest to latest.`,
     goals: {
       ordered: Array.from({ length: stages }, (_, stage) => ({ type: 'focus' as const, match: { species, stage }, failIfWrong: true })),
-      optional: [{ type: 'sameRoom', match: { species } }],
+      optional: lifeStageOptionalGoals('outside'),
     },
     plan: { kind: 'aging', species, stages },
   };
@@ -1373,7 +1382,8 @@ const lifeStagesPlant: Builder = (v, contents) => {
     description: `Your task is to focus on the life stages of the ${species} plant, starting from earliest to latest. The plants are located outside.`,
     goals: {
       ordered: tags.map((tag) => ({ type: 'focus' as const, match: { tag }, failIfWrong: true })),
-      optional: [{ type: 'sameRoom', match: { kind: 'plant' } }],
+      // (The real task's "unless" names the plant, not a room, so it never applies.)
+      optional: lifeStageOptionalGoals(undefined),
     },
     plan: { kind: 'stages', tags },
   };
