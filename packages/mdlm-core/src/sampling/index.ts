@@ -14,7 +14,7 @@ export {
   type TokenSampling,
 } from './token.js';
 export { selectUnmask, transferSchedule, UNMASKING_STRATEGIES, type UnmaskingStrategy } from './unmasking.js';
-export type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel } from './model.js';
+export type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel, GreedyChoices } from './model.js';
 export { cutAtStop, leftPadToBlock, type Anchor, type SampleRequest, type SampleResult, type SampleStats } from './request.js';
 export { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffusion.js';
 export { sampleAutoregressive, type AutoregressiveOptions } from './autoregressive.js';
