@@ -124,8 +124,8 @@ export interface RowPass {
 /**
  * The assembled past tensors of one batch, kept while its rows do not change. One per open batch,
  * so concurrent batches on one model never share buffers. On the CPU the tensors have room past
- * the longest cache (masked out) and the kept keys/values of each pass are written into them in
- * place, so a batch whose rows commit at different steps is not re-assembled on every pass; on
+ * the longest cache (masked out) and the positions the caches gained since are copied into them at
+ * the next pass, so a batch whose rows commit at different steps is not re-assembled on every pass; on
  * WebGPU they are uploaded once and re-assembled when a cache changes.
  */
 export class PastSlot {
@@ -161,7 +161,7 @@ export class PastSlot {
   }
 }
 
-/** Growable typed buffers for a pass's inputs; `take` hands out an exact-length view. */
+/** Growable typed buffers for a pass's inputs, handed out as exact-length views. */
 class Scratch {
   private ids = new BigInt64Array(0);
   private at = new BigInt64Array(0);
@@ -187,7 +187,7 @@ class Scratch {
 
 /**
  * Past length assembled for a longest cache: 16–31 positions of room (masked out), so the next few
- * commits are written in place; attention then spans at most 31 more keys than needed.
+ * commits are copied in place; attention then spans at most 31 more keys than needed.
  */
 export function pastRoom(longest: number): number {
   if (longest === 0) return 0; // a prefill attends to nothing cached
@@ -421,7 +421,8 @@ export class OnnxDecoder {
 
   /**
    * Past tensors [n, Hkv, P, hd] per layer, P = slot.length. They are kept until the row set
-   * changes or a cache outgrows them (CPU; passes write their kept keys/values in place) or until
+   * changes or a cache outgrows them (CPU; new cache positions are copied in, rows that left are
+   * compacted out) or until
    * any cache changes (WebGPU, where they stay in device memory across the steps of a block).
    */
   private async pastFeeds(rows: readonly RowPass[], slot: PastSlot): Promise<Record<string, SessionValue>> {
