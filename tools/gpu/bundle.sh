@@ -34,20 +34,22 @@ for pair in "packages/grpo/src/pipeline/cli.ts:grpo-cli.mjs" "$out/env-worker-en
     "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 done
 rm "$out/env-worker-entry.ts"
-cp -r node_modules/piscina "$out/node_modules/"
+# -L: a node_modules of symlinks (a git worktree sharing one install) must ship as files; the device
+# tool drops links, and onnxruntime-node without onnxruntime-common fails at import there.
+cp -rL node_modules/piscina "$out/node_modules/"
 bsq=node_modules/better-sqlite3
 mkdir -p "$out/$bsq/build/Release"
-cp -r "$bsq/lib" "$bsq/package.json" "$bsq/LICENSE" "$out/$bsq/"
+cp -rL "$bsq/lib" "$bsq/package.json" "$bsq/LICENSE" "$out/$bsq/"
 cp "$bsq/build/Release/better_sqlite3.node" "$out/$bsq/build/Release/"
-cp -r node_modules/bindings node_modules/file-uri-to-path "$out/node_modules/"
+cp -rL node_modules/bindings node_modules/file-uri-to-path "$out/node_modules/"
 
 echo "packing node $(node --version) and onnxruntime-node"
 xz -T2 -6 -c "$(readlink -f "$(command -v node)")" > "$out/node.xz"
 ort=node_modules/onnxruntime-node
 mkdir -p "$out/$ort/bin/napi-v6/linux"
-cp -r "$ort/package.json" "$ort/dist" "$ort/lib" "$out/$ort/"
+cp -rL "$ort/package.json" "$ort/dist" "$ort/lib" "$out/$ort/"
 tar -C "$ort/bin/napi-v6/linux" -cJf "$out/ort-linux-x64.tar.xz" x64
-cp -r node_modules/onnxruntime-common "$out/node_modules/"
+cp -rL node_modules/onnxruntime-common "$out/node_modules/"
 
 echo "downloading the Vulkan/GL loader packages"
 (cd "$out/debs" && apt-get download libvulkan1 libegl1 libglvnd0 libopengl0 libgl1 libglx0 libgles2 >/dev/null 2>&1)
