@@ -132,5 +132,5 @@ export function renderReproHtml(r: ReproResults): string {
     'RQ2: pooled success on held-out tasks',
     r.rq2.policies.map((p) => ({ label: p.policy, value: p.episodes ? p.wins / p.episodes : 0, ci: p.ci95Pooled, note: `${p.wins}/${p.episodes}` })),
   );
-  return `<!doctype html><html><head><meta charset="utf-8"><title>DiffWorld repro: ${escapeXml(r.env)}</title><style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse;margin-bottom:1em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}</style></head><body><h1>DiffWorld repro: ${escapeXml(r.env)}</h1><p>${escapeXml(scale(r))}</p>${tables}<h2>RQ2 chart</h2>${chart}</body></html>\n`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>DiffWorld repro: ${escapeXml(r.env)}</title><style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse;margin-bottom:1em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}</style></head><body><h1>DiffWorld repro: ${escapeXml(r.env)}</h1><p>${escapeXml(scale(r))}</p>${tables}<h2>RQ2 chart</h2>${chart}</body></html>\n`;
 }
