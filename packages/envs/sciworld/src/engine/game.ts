@@ -103,7 +103,7 @@ export class Game {
       if (!(n >= 0 && n < options.length)) {
         // ScienceWorld cancels the choice with no action queued; an empty queue counts as waiting,
         // so the goals are checked, the world ticks, and the answer is the empty-output fallback.
-        this.checkGoals({});
+        if (this.goals.countsEvaluations) this.checkGoals({});
         this.tickOnce();
         return { text: '', valid: false };
       }
@@ -143,9 +143,11 @@ export class Game {
     // takes time), the goals are checked again; waiting adds iterations, and it keeps waiting even
     // after the task completes. The first check sees this action's events.
     this.checkGoals({ ...result.events, acted: true });
-    if (result.ticks === 0) this.checkGoals({});
+    // The extra checks change nothing but goals that count their own evaluations (stayIn).
+    const every = this.goals.countsEvaluations;
+    if (result.ticks === 0 && every) this.checkGoals({});
     for (let i = 0; i < result.ticks; i++) {
-      if (i > 0) this.checkGoals({});
+      if (i > 0 && every) this.checkGoals({});
       this.tickOnce();
     }
     return { text: result.text, valid: !result.failed };

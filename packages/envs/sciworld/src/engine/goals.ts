@@ -134,6 +134,7 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   return true;
 }
 
+const WIRE: Match = { kind: 'wire' };
 const NON_LIVING = new Set(['item', 'container', 'electrical']);
 /** Ticks an object must spend on an incline for the incline to count as tested. */
 const TESTED_TICKS = 3;
@@ -177,6 +178,70 @@ export class GoalTracker {
   /** Applies this step's events and advances as far as the state allows. */
   update(w: World, ev: GoalEvents): void {
     if (this.failed) return;
+    // The world does not change while goals are checked: matches are computed once per update.
+    this.cache = new Map();
+    this.nearList = undefined;
+    try {
+      this.advance(w, ev);
+    } finally {
+      this.cache = undefined;
+    }
+  }
+
+  /** Whether some goal counts its own evaluations (then every check of ScienceWorld's step loop matters). */
+  get countsEvaluations(): boolean {
+    return this.spec.optional.some((g) => g.type === 'stayIn');
+  }
+
+  /** Per-update memo of `any` (undefined outside an update). */
+  private cache: Map<Match, Obj[]> | undefined;
+  private nearList: Obj[] | undefined;
+
+  /** Everything in the agent's room, at any depth (the room itself not included). */
+  private near(w: World): Obj[] {
+    if (this.nearList && this.cache) return this.nearList;
+    const out: Obj[] = [];
+    const stack = [...w.get(w.agentRoom()).contents];
+    while (stack.length) {
+      const o = w.get(stack.pop()!);
+      if (o.removed) continue;
+      out.push(o);
+      stack.push(...o.contents);
+    }
+    this.nearList = out;
+    return out;
+  }
+
+  /**
+   * Objects that can match `m`, narrowed by its focus, kind, tag or material. Kinds, materials and
+   * tags are fixed once an object exists (only 'fruited' is added later, which no goal reads), so
+   * the lists are kept until the world creates another object; removed ones fail `matches`.
+   */
+  private candidates(w: World, m: Match): readonly Obj[] {
+    if (m.focused) return this.focus ? [this.focus] : [];
+    const key = m.kind !== undefined ? `k:${m.kind}` : m.tag !== undefined ? `t:${m.tag}` : m.material !== undefined ? `m:${m.material}` : undefined;
+    if (key === undefined) return w.objs;
+    if (this.indexedCount !== w.objs.length) {
+      this.index = new Map();
+      this.indexedCount = w.objs.length;
+      const add = (k: string, o: Obj) => (this.index.get(k) ?? this.index.set(k, []).get(k)!).push(o);
+      for (const o of w.objs) {
+        add(`k:${o.kind}`, o);
+        if (o.material !== undefined) add(`m:${o.material}`, o);
+        for (const t of o.tags) add(`t:${t}`, o);
+      }
+    }
+    return this.index.get(key) ?? [];
+  }
+
+  private index = new Map<string, Obj[]>();
+  private indexedCount = -1;
+
+  private nearMatching(w: World, m: Match): Obj[] {
+    return this.near(w).filter((o) => matches(w, o, m, this.focus));
+  }
+
+  private advance(w: World, ev: GoalEvents): void {
     if (ev.acted) this.actions++;
     if (ev.examined) this.looks.push({ obj: ev.examined.id, at: this.actions - 1 });
     if (ev.read) this.reads.push({ obj: ev.read.id, at: this.actions - 1 });
@@ -226,7 +291,11 @@ export class GoalTracker {
   }
 
   private any(w: World, m: Match): Obj[] {
-    return w.objs.filter((o) => matches(w, o, m, this.focus));
+    const hit = this.cache?.get(m);
+    if (hit) return hit;
+    const found = (m.nearAgent ? this.near(w) : this.candidates(w, m)).filter((o) => matches(w, o, m, this.focus));
+    this.cache?.set(m, found);
+    return found;
   }
 
   check(w: World, g: Subgoal): 'done' | 'fail' | 'pending' {
@@ -243,13 +312,14 @@ export class GoalTracker {
       case 'focusStage':
         return f && f.stage >= g.stage ? 'done' : 'pending';
       case 'inside': {
+        // Walk up from each matching thing (cheaper than listing every possible container).
         const things = this.any(w, g.match);
-        if (g.failContainer) {
-          const bad = this.any(w, g.failContainer);
-          if (things.some((t) => bad.some((b) => w.isInside(t.id, b.id)))) return 'fail';
-        }
-        const boxes = this.any(w, g.container);
-        return things.some((t) => boxes.some((b) => w.isInside(t.id, b.id))) ? 'done' : 'pending';
+        const within = (t: Obj, m: Match) => {
+          for (let p = t.parent; p !== NONE; p = w.get(p).parent) if (matches(w, w.get(p), m, this.focus)) return true;
+          return false;
+        };
+        if (g.failContainer && things.some((t) => within(t, g.failContainer!))) return 'fail';
+        return things.some((t) => within(t, g.container)) ? 'done' : 'pending';
       }
       case 'insideByReading': {
         const above = this.any(w, g.above);
@@ -274,7 +344,7 @@ export class GoalTracker {
         return 'pending';
       }
       case 'sameRoom':
-        return this.any(w, g.match).some((o) => w.roomOf(o.id) === w.agentRoom()) ? 'done' : 'pending';
+        return this.near(w).some((o) => matches(w, o, g.match, this.focus)) ? 'done' : 'pending';
       case 'held':
         return this.any(w, g.match).some((o) => w.isInside(o.id, w.agent)) ? 'done' : 'pending';
       case 'activated':
@@ -290,8 +360,7 @@ export class GoalTracker {
       case 'directlyIn':
         return this.any(w, g.container).some((c) => c.contents.some((id) => matches(w, w.get(id), g.match, this.focus))) ? 'done' : 'pending';
       case 'alone':
-        return w.objs.some((c) => {
-          if (!matches(w, c, { nearAgent: true }) || c.kind === 'room') return false;
+        return this.near(w).some((c) => {
           const inside = c.contents.map((id) => w.get(id)).filter((x) => !x.removed && !x.terminal);
           return inside.length === 1 && matches(w, inside[0]!, g.match, this.focus);
         })
@@ -317,8 +386,7 @@ export class GoalTracker {
         return (g.type === 'readSince' ? this.reads : this.looks).some((l) => l.at >= since && matches(w, w.get(l.obj), g.match, this.focus)) ? 'done' : 'pending';
       }
       case 'onlyThese':
-        return w.objs.some((c) => {
-          if (!matches(w, c, { nearAgent: true }) || c.kind === 'room') return false;
+        return this.near(w).some((c) => {
           const inside = c.contents.map((id) => w.get(id)).filter((x) => !x.removed && !x.terminal);
           return inside.length === g.names.length && inside.every((x) => g.names.some((n) => matches(w, x, { called: n })));
         })
@@ -332,14 +400,14 @@ export class GoalTracker {
         return g.failIfWrong ? 'fail' : 'pending';
       }
       case 'wiredTerminal':
-        return this.any(w, { ...g.match, nearAgent: true }).some((o) => {
+        return this.nearMatching(w, g.match).some((o) => {
           const t = o.contents.map((c) => w.get(c)).filter((c) => c.terminal)[g.terminal];
           return t !== undefined && t.links.some((l) => w.get(w.get(l).parent).kind === 'wire');
         })
           ? 'done'
           : 'pending';
       case 'wireBetween':
-        return this.any(w, { kind: 'wire', nearAgent: true }).some((wire) => {
+        return this.nearMatching(w, WIRE).some((wire) => {
           const owners = wire.contents.flatMap((c) => w.get(c).links.map((l) => w.get(w.get(l).parent)));
           return owners.some((o) => matches(w, o, g.a, this.focus)) && owners.some((o) => matches(w, o, g.b, this.focus));
         })
@@ -351,9 +419,9 @@ export class GoalTracker {
         return n >= g.min ? 'done' : 'pending';
       }
       case 'stageCount':
-        return this.any(w, { kind: 'plant', species: g.species, stage: g.stage, nearAgent: true }).length >= g.min ? 'done' : 'pending';
+        return this.near(w).filter((o) => o.kind === 'plant' && !o.removed && o.species === g.species && o.stage === g.stage).length >= g.min ? 'done' : 'pending';
       case 'open':
-        return this.any(w, { ...g.match, nearAgent: true }).some((o) => o.isOpen) ? 'done' : 'pending';
+        return this.nearMatching(w, g.match).some((o) => o.isOpen) ? 'done' : 'pending';
       case 'openDoorHere':
         return w.doorsOf(w.agentRoom()).some((d) => d.isOpen) ? 'done' : 'pending';
       case 'inRoom':
