@@ -1,5 +1,9 @@
 // Left-to-right decoding over a causal model with a per-row cache: the prompt is one forward,
 // then one forward per generated token. Stops at the first stop id (not returned) or maxNewTokens.
+// A request may force the opening of its answer (forcedPrefix): those tokens go into the cache with
+// the prompt in the same first forward, are returned as the first generated tokens, and count
+// toward maxNewTokens and the repetition penalty like sampled ones; sampling continues after them.
+// This is the one kind of anchor left-to-right decoding can honour (a span at position 0).
 import { checkTokenSampling, chooseToken, type TokenSampling } from './token.js';
 import { SamplingError } from './errors.js';
 import type { CausalItem, CausalModel } from './model.js';
@@ -14,6 +18,21 @@ export interface AutoregressiveOptions extends TokenSampling {
   penalizePrompt?: boolean;
 }
 
+/** A request whose answer may start with fixed tokens. */
+export interface AutoregressiveRequest extends SampleRequest {
+  /** The answer's first tokens, taken as given (no stop id among them); sampling continues after them. */
+  forcedPrefix?: readonly number[];
+}
+
+/** Rejects a forced prefix with ids outside the vocabulary, a stop id, or more tokens than maxNewTokens. */
+function checkForcedPrefix(prefix: readonly number[], where: string, vocabSize: number, stops: ReadonlySet<number>, maxNewTokens: number, seed: number): void {
+  if (prefix.length > maxNewTokens) throw new SamplingError('bad_input', `${where}: the forced prefix has ${prefix.length} tokens, more than maxNewTokens ${maxNewTokens} (seed ${seed})`);
+  prefix.forEach((t, i) => {
+    if (!(Number.isInteger(t) && t >= 0 && t < vocabSize)) throw new SamplingError('bad_input', `${where}: forced prefix token ${i} = ${t} is outside the vocabulary [0, ${vocabSize}) (seed ${seed})`);
+    if (stops.has(t)) throw new SamplingError('bad_input', `${where}: forced prefix token ${i} = ${t} is a stop id, which would end the answer inside its prefix (seed ${seed})`);
+  });
+}
+
 interface ArRow {
   readonly clock: RowClock;
   next: readonly number[];
@@ -23,7 +42,7 @@ interface ArRow {
   finish: 'stop' | 'length';
 }
 
-export async function sampleAutoregressive(model: CausalModel, requests: readonly SampleRequest[], options: AutoregressiveOptions): Promise<SampleResult[]> {
+export async function sampleAutoregressive(model: CausalModel, requests: readonly AutoregressiveRequest[], options: AutoregressiveOptions): Promise<SampleResult[]> {
   const where = 'autoregressive';
   checkTokenSampling(options, where);
   checkPositiveInt(options.maxNewTokens, 'maxNewTokens', where);
@@ -34,7 +53,17 @@ export async function sampleAutoregressive(model: CausalModel, requests: readonl
     if (req.prompt.length === 0) throw new SamplingError('bad_input', `${where}: a prompt needs at least one token`);
     if (req.anchors?.length) throw new SamplingError('bad_input', `${where}: anchors need a diffusion sampler (left-to-right decoding cannot see a later span)`);
     checkPrompt(req.prompt, where, v);
-    return { clock: RowClock.for(req), next: req.prompt, generated: [], penalize: new Set(options.penalizePrompt ? req.prompt : []), done: false, finish: 'length' };
+    const prefix = req.forcedPrefix ?? [];
+    checkForcedPrefix(prefix, where, v, stops, options.maxNewTokens, req.seed);
+    return {
+      clock: RowClock.for(req),
+      next: prefix.length ? [...req.prompt, ...prefix] : req.prompt,
+      generated: [...prefix],
+      penalize: new Set([...(options.penalizePrompt ? req.prompt : []), ...prefix]),
+      // A prefix of maxNewTokens tokens is the whole answer: nothing to run.
+      done: prefix.length >= options.maxNewTokens,
+      finish: 'length',
+    };
   });
   const decoder = await model.open(rows.length);
   try {

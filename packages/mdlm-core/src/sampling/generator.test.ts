@@ -1,16 +1,21 @@
 // ChatGenerator on tiny world models trained in the test through trainWorldModel and loaded from
 // their Hugging Face directories: greedy decoding reproduces memorised transitions, a seed fixes
-// the text, the batch a request lands in does not change it, anchors are honoured.
+// the text, the batch a request lands in does not change it, anchors are honoured, an ar model's
+// forced prefix opens the answer and the rest is what the model writes after it.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChatMessage } from '@diffworld/dataset';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
+import { parseHfConfig } from '../nn/config.js';
 import { resolveTrainConfig } from '../train/config.js';
 import { MODEL, tok, tokenizerJson, transitions } from '../train/testing/fixtures.js';
 import { trainWorldModel } from '../train/trainer.js';
+import { sampleAutoregressive } from './autoregressive.js';
 import { SamplingError } from './errors.js';
 import { ChatGenerator } from './generator.js';
+import { OnnxCausalModel } from './onnx-models.js';
 
 const rows: ChatMessage[][] = [];
 const dirs: Record<'ar' | 'bd3' | 'mdlm', string> = { ar: '', bd3: '', mdlm: '' };
@@ -67,6 +72,52 @@ describe('ChatGenerator', () => {
       expect(o.stats.forwards).toBe(o.tokenIds.length + 1); // prompt + one per token (the last one chose the stop id)
       expect(tok.decode(o.tokenIds, { skipSpecialTokens: false })).toBe(o.text);
     }
+  }, 120_000);
+
+  it('ar: a forced prefix opens the answer; the rest is greedy decoding of prompt + prefix by an uncached model', async () => {
+    const g = await ChatGenerator.load(dirs.ar, { provider: 'cpu' });
+    const answers = rows.map((m) => tok.encodeIds(m.at(-1)!.content, { addSpecialTokens: false }));
+    // The true opening of a memorised answer leads to the rest of it.
+    const own = await g.generate(
+      rows.slice(0, 5).map((m, i) => ({ messages: prompt(m), forcedPrefix: answers[i]!.slice(0, 3) })),
+      { maxNewTokens: 40, batchSize: 5 },
+    );
+    own.forEach((o, i) => {
+      expect(o.text).toBe(rows[i]!.at(-1)!.content);
+      expect(o.finishReason).toBe('stop');
+      expect(o.stats.forwards).toBe(o.tokenIds.length - 3 + 1); // prompt and prefix in one forward, then one per token
+    });
+    // A foreign opening of a different length per row (the next row's answer), in one batch: the
+    // continuation equals what an uncached model (every step re-runs the whole sequence) writes
+    // after a prompt that ends with the prefix — a wrong cache position or row offset breaks it.
+    const prefixes = [2, 5, 3, 7].map((n, i) => answers[i + 1]!.slice(0, n));
+    const forced = await g.generate(
+      prefixes.map((p, i) => ({ messages: prompt(rows[i]!), forcedPrefix: p })),
+      { maxNewTokens: 24, batchSize: 4 },
+    );
+    const ck = await loadCheckpoint(dirs.ar, { optimizer: false });
+    const uncached = await OnnxCausalModel.create(parseHfConfig(ck.config, dirs.ar), weightArrays(ck.weights), { provider: 'cpu', cache: 'none' });
+    for (const [i, p] of prefixes.entries()) {
+      const [ref] = await sampleAutoregressive(uncached, [{ prompt: [...g.promptIds(prompt(rows[i]!)), ...p], seed: 0 }], {
+        temperature: 0,
+        maxNewTokens: 24 - p.length,
+        stopIds: g.stopIds,
+        ...(g.maskId !== undefined ? { bannedIds: [g.maskId] } : {}),
+      });
+      expect(forced[i]!.tokenIds.slice(0, p.length)).toEqual(p);
+      expect(forced[i]!.tokenIds).toEqual([...p, ...ref!.tokens]);
+      expect(forced[i]!.text.startsWith(tok.decode(p, { skipSpecialTokens: false }))).toBe(true);
+    }
+    // An empty prefix is no prefix: the same output as a plain request.
+    const [plain, empty] = await g.generate([{ messages: prompt(rows[0]!) }, { messages: prompt(rows[0]!), forcedPrefix: [] }], { maxNewTokens: 24 });
+    expect(empty!.tokenIds).toEqual(plain!.tokenIds);
+    await expect(g.generate([{ messages: prompt(rows[0]!), forcedPrefix: answers[0]!.slice(0, 5) }], { maxNewTokens: 4 })).rejects.toThrow(
+      /request 0 has a forcedPrefix of 5 tokens, more than maxNewTokens 4/,
+    );
+    const bd3 = await ChatGenerator.load(dirs.bd3, { provider: 'cpu' });
+    await expect(bd3.generate([{ messages: prompt(rows[0]!), forcedPrefix: [answers[0]![0]!] }])).rejects.toThrow(
+      /forcedPrefix, which is for ar models; a bd3 model takes the same tokens as an anchor at 0/,
+    );
   }, 120_000);
 
   it('bd3: the seed fixes the text, and batch size and composition do not change it', async () => {

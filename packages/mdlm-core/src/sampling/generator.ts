@@ -5,7 +5,8 @@
 // change its text.
 //   bd3   block diffusion (SDAR): the trained block length (generation_config `block_length`, else 4),
 //         low_confidence_dynamic unmasking at τ = 0.85, KV cache of committed blocks.
-//   ar    left-to-right with a KV cache; the mask id (if any) is never sampled.
+//   ar    left-to-right with a KV cache; the mask id (if any) is never sampled. A request may force
+//         the answer's opening tokens (forcedPrefix), the one anchor left-to-right decoding honours.
 //   mdlm  LLaDA canvas of maxNewTokens masks, one token per step, one block by default.
 // Every objective decodes greedily (temperature 0) unless a temperature is given.
 import { join } from 'node:path';
@@ -14,14 +15,14 @@ import { encodeChat, Tokenizer } from '@diffworld/tokenizer';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { parseHfConfig, type ModelConfig } from '../nn/config.js';
 import type { ProviderName } from '../runtime/index.js';
-import { sampleAutoregressive } from './autoregressive.js';
+import { sampleAutoregressive, type AutoregressiveRequest } from './autoregressive.js';
 import { sampleBlockDiffusion } from './block-diffusion.js';
 import { badOption, SamplingError } from './errors.js';
 import { sampleLlada } from './llada.js';
 import type { BidirectionalModel, BlockDiffusionModel, CausalModel } from './model.js';
 import type { FloatDtype } from './onnx-decoder.js';
 import { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type Weights } from './onnx-models.js';
-import type { Anchor, SampleRequest, SampleResult } from './request.js';
+import type { Anchor, SampleResult } from './request.js';
 import { decodeStepCost, prefillPassCost, splitByLength } from './length-groups.js';
 import type { TokenSampling } from './token.js';
 import { UNMASKING_STRATEGIES, type UnmaskingStrategy } from './unmasking.js';
@@ -42,6 +43,12 @@ export interface ChatRequest {
   seed?: number;
   /** Spans of the answer fixed in advance (diffusion objectives only). */
   anchors?: readonly (Anchor | TextAnchor)[];
+  /**
+   * ar only: the answer starts with exactly these ids (no stop id among them, at most maxNewTokens),
+   * fed with the prompt into the cache, and generation continues after them. They are part of
+   * `tokenIds`/`text` and count as generated tokens. Diffusion objectives take an anchor at 0.
+   */
+  forcedPrefix?: readonly number[];
 }
 
 export interface GenerateOptions extends Partial<TokenSampling> {
@@ -254,7 +261,20 @@ export class ChatGenerator {
       const anchors = (r.anchors ?? []).map((a): Anchor => (isTextAnchor(a) ? { at: a.at, tokens: this.tokenizer.encodeIds(a.text, { addSpecialTokens: false }) } : a));
       if (anchors.length && this.objective === 'ar')
         throw new SamplingError('bad_input', `generate: request ${i} has anchors, which an ar model cannot honour (left-to-right decoding cannot see a later span)`);
-      const req: SampleRequest = { prompt, seed: r.seed ?? defaultSeed, ...(anchors.length ? { anchors } : {}) };
+      if (r.forcedPrefix !== undefined) {
+        if (this.objective !== 'ar')
+          throw new SamplingError(
+            'bad_input',
+            `generate: request ${i} has a forcedPrefix, which is for ar models; a ${this.objective} model takes the same tokens as an anchor at 0 ({ at: 0, tokens })`,
+          );
+        if (r.forcedPrefix.length > maxNew) throw new SamplingError('bad_input', `generate: request ${i} has a forcedPrefix of ${r.forcedPrefix.length} tokens, more than maxNewTokens ${maxNew}`);
+      }
+      const req: AutoregressiveRequest = {
+        prompt,
+        seed: r.seed ?? defaultSeed,
+        ...(anchors.length ? { anchors } : {}),
+        ...(r.forcedPrefix?.length ? { forcedPrefix: r.forcedPrefix } : {}),
+      };
       return { index: i, req };
     });
     const out: Generation[] = new Array(requests.length);
@@ -300,7 +320,7 @@ export class ChatGenerator {
     return out;
   }
 
-  private sample(reqs: SampleRequest[], o: GenerateOptions, maxNewTokens: number): Promise<SampleResult[]> {
+  private sample(reqs: AutoregressiveRequest[], o: GenerateOptions, maxNewTokens: number): Promise<SampleResult[]> {
     const sampling: TokenSampling = {
       temperature: o.temperature ?? 0,
       ...(o.topK !== undefined ? { topK: o.topK } : {}),

@@ -17,7 +17,7 @@ export { selectUnmask, transferSchedule, UNMASKING_STRATEGIES, type UnmaskingStr
 export type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel, GreedyChoices } from './model.js';
 export { cutAtStop, leftPadToBlock, type Anchor, type SampleRequest, type SampleResult, type SampleStats } from './request.js';
 export { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffusion.js';
-export { sampleAutoregressive, type AutoregressiveOptions } from './autoregressive.js';
+export { sampleAutoregressive, type AutoregressiveOptions, type AutoregressiveRequest } from './autoregressive.js';
 export { sampleLlada, type LladaOptions } from './llada.js';
 export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions, type Weights } from './onnx-models.js';
 export { OnnxDecoder, PastSlot, RowCache, type DecoderOptions, type FloatDtype, type RowPass } from './onnx-decoder.js';

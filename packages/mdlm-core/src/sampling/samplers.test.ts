@@ -156,6 +156,34 @@ describe('autoregressive and LLaDA loops (fake models)', () => {
     expect(cut[0]!.finish).toBe('stop');
   });
 
+  it('AR forced prefix: the answer opens with it and continues as if it ended the prompt, per row, in one prefill', async () => {
+    const m = new FakeCausalModel(V);
+    const rq = reqs(1).filter((r) => r.prompt.length > 0);
+    const prefixes = [[3], [4, 5, 6], [], [7, 7]];
+    // Sampled (seeded) and per row in one batch, the continuation is generation from prompt + prefix.
+    const plain = { temperature: 1, maxNewTokens: 10 };
+    const forcedPlain = await sampleAutoregressive(
+      m,
+      rq.map((r, i) => ({ ...r, forcedPrefix: prefixes[i]! })),
+      plain,
+    );
+    for (const [i, r] of rq.entries()) {
+      const p = prefixes[i]!;
+      const [ref] = await sampleAutoregressive(m, [{ prompt: [...r.prompt, ...p], seed: r.seed }], { ...plain, maxNewTokens: 10 - p.length });
+      expect(forcedPlain[i]!.tokens).toEqual([...p, ...ref!.tokens]);
+      expect(forcedPlain[i]!.stats.forwards).toBe(10 - p.length); // prompt and prefix in one forward
+    }
+    const whole = await sampleAutoregressive(m, [{ prompt: [1], seed: 0, forcedPrefix: [2, 3] }], { temperature: 0, maxNewTokens: 2 });
+    expect(whole[0]).toMatchObject({ tokens: [2, 3], finish: 'length', stats: { forwards: 0 } });
+    await expect(sampleAutoregressive(m, [{ prompt: [1], seed: 0, forcedPrefix: [2, 3, 4] }], { temperature: 0, maxNewTokens: 2 })).rejects.toThrow(
+      /forced prefix has 3 tokens, more than maxNewTokens 2/,
+    );
+    await expect(sampleAutoregressive(m, [{ prompt: [1], seed: 0, forcedPrefix: [2, 9] }], { temperature: 0, maxNewTokens: 4, stopIds: [9] })).rejects.toThrow(
+      /forced prefix token 1 = 9 is a stop id/,
+    );
+    await expect(sampleAutoregressive(m, [{ prompt: [1], seed: 0, forcedPrefix: [V] }], { temperature: 0, maxNewTokens: 4 })).rejects.toThrow(SamplingError);
+  });
+
   it('LLaDA: one token per step by default, semi-AR blocks, anchors kept, random remasking seeded', async () => {
     const m = new FakeBidirectionalModel(V, 3);
     const anchors = [{ at: 5, tokens: [12, 13] }];
