@@ -5,11 +5,13 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Tokenizer } from '@diffworld/tokenizer';
 import { describe, expect, it } from 'vitest';
 import { GrpoError } from '../errors.js';
 import { cachedStage, canonicalJson, stageHash } from './cache.js';
 import { resolveReproConfig } from './config.js';
-import { runRepro } from './repro.js';
+import { renderReproHtml, renderReproMarkdown } from './report.js';
+import { type ReproResults, runRepro } from './repro.js';
 import { meanInterval } from './rq2.js';
 
 const MICRO = new URL('../../configs/repro/micro.json', import.meta.url).pathname;
@@ -65,6 +67,18 @@ describe('intervals over seeds', () => {
   });
 });
 
+describe('report of results written before prefix forcing', () => {
+  it('renders the recorded H200 results.json with an empty AR prefix-forced column', () => {
+    const recorded = new URL('../../../../docs/repro/h200/alfworld/results.json', import.meta.url).pathname;
+    const old = JSON.parse(readFileSync(recorded, 'utf8')) as ReproResults;
+    expect(old.steering.ar.prefixForced).toBeUndefined();
+    const md = renderReproMarkdown(old);
+    expect(md).toMatch(/\| fields kept \/ written \| 100\.0% \| \d+\.\d% \| — \| \d+\.\d% \|/);
+    expect(md).toContain('These results predate prefix forcing');
+    expect(renderReproHtml(old)).toContain('<th>AR prefix-forced</th>');
+  });
+});
+
 describe('runRepro on the micro config', () => {
   it('runs every stage, reports the paper tables, skips everything on a rerun and reruns only what a change touches', async () => {
     const out = mkdtempSync(join(tmpdir(), 'repro-micro-'));
@@ -90,10 +104,22 @@ describe('runRepro on the micro config', () => {
       expect(r.replay[obj].msPerStep.simulated).toBeGreaterThan(0);
       expect(r.steering[obj].rows).toBeGreaterThan(0);
     }
-    // One forward per token for AR; anchors are always kept by the diffusion sampler, and refused for AR.
+    // One forward per token for AR; anchors are always kept by the diffusion sampler; AR honours
+    // the opening one by prefix forcing: its answers start with the reference's opening tokens.
     expect(r.fidelity.ar.forwardsPerToken).toBe(1);
     expect(r.steering.bd3.anchored?.fieldsKept).toBe(1);
+    expect(r.steering.bd3.prefixForced).toBeUndefined();
     expect(r.steering.ar.anchored).toBeUndefined();
+    const forced = r.steering.ar.prefixForced!;
+    expect(forced).toBeDefined();
+    for (const v of [forced.fieldsKept, forced.rougeL, forced.freeSpanRougeL, forced.exact]) expect(v >= 0 && v <= 1).toBe(true);
+    const dataStage = r.stages.find((s) => s.stage === 'data')!;
+    const tok = Tokenizer.fromJson(JSON.parse(readFileSync(join(out, 'stages', `data-${dataStage.hash}`, 'tokenizer.json'), 'utf8')), 'repro tokenizer');
+    expect(r.steering.ar.examples.length).toBeGreaterThan(0);
+    for (const e of r.steering.ar.examples) {
+      const opening = tok.decode(tok.encodeIds(e.reference, { addSpecialTokens: false }).slice(0, r.steering.ar.anchorTokens), { skipSpecialTokens: true });
+      expect(e.prefixForced?.startsWith(opening), `${e.prefixForced} should open with ${opening}`).toBe(true);
+    }
     expect(r.rq2.seeds).toEqual([0, 1, 2]);
     expect(r.rq2.policies.map((p) => p.policy)).toEqual(['base', 'sft', 'sft+rl(bd3 wm)', 'sft+rl(ar wm)', 'sft+rl(real)']);
     for (const p of r.rq2.policies) {
@@ -107,6 +133,8 @@ describe('runRepro on the micro config', () => {
 
     const md = readFileSync(first.paths.markdown, 'utf8');
     for (let t = 1; t <= 6; t++) expect(md).toContain(`## Table ${t} —`);
+    expect(md).toContain('| measure | BD3 anchored | BD3 free | AR prefix-forced | AR free |');
+    expect(md).toMatch(/\| fields kept \/ written \| 100\.0% \| \d+\.\d% \| \d+\.\d% \| \d+\.\d% \|/);
     expect(md).toMatch(/\| MAUVE \| 0\.982 \| 0\.932 \| \d\.\d{3} \| \d\.\d{3} \|/);
     expect(md).toContain('fewer parameters');
     expect(md).toMatch(/\| ms per step: world model \/ real engine \| \d+\.\d \/ \d+\.\d{2} \| \d+\.\d \/ \d+\.\d{2} \|/);
@@ -114,6 +142,7 @@ describe('runRepro on the micro config', () => {
     const html = readFileSync(first.paths.html, 'utf8');
     expect(html).toContain('<h2>Table 6 — RQ2 success on held-out tasks (real engine)</h2>');
     expect(html).toContain('<svg');
+    expect(html).toContain('<th>AR prefix-forced</th>');
     expect(JSON.parse(readFileSync(first.paths.results, 'utf8')).rq2).toEqual(r.rq2);
 
     const second = await runRepro({ config: micro(), out });

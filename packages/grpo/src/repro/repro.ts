@@ -20,7 +20,7 @@ import { REPRO_OBJECTIVES, type ReproConfig, type ReproObjective } from './confi
 import { replayConsistency, type ReplayResult } from './replay.js';
 import { renderReproHtml, renderReproMarkdown } from './report.js';
 import { runRq2, type Rq2Result } from './rq2.js';
-import { steeringTest, type SteeringResult } from './steering.js';
+import { steeringArms, steeringTest, type SteeringResult } from './steering.js';
 
 export interface DataResult {
   trainRows: number;
@@ -305,7 +305,7 @@ export async function runRepro(o: ReproOptions): Promise<ReproRun> {
       await cachedStage(
         o.out,
         `steering-${obj}`,
-        { ...upstream, steering: c.steering, seed: c.seed },
+        { ...upstream, steering: c.steering, seed: c.seed, arms: steeringArms(obj) },
         async () => {
           const generator = await ChatGenerator.load(modelDir(obj), provider ? { provider } : {});
           const r = await steeringTest(generator, tok, heldoutRows, c.steering, c.seed);

@@ -4,8 +4,11 @@
 // tokens, at their own positions. Measured: whether every anchor is kept token for token, and how
 // coherent the rest is — ROUGE-L of the whole answer and of the free span (the answer without the
 // anchored positions) against the reference — next to the same rows generated without anchors.
-// An AR model cannot honour a later span (left-to-right decoding), so it gets only the unanchored
-// run; its "field agreement" says how often it writes the fixed fields on its own.
+// An AR model cannot honour a later span (left-to-right decoding), but it can honour the opening
+// one: its steered run forces the reference's opening tokens as the start of the answer
+// (ChatGenerator's forcedPrefix) and leaves the closing field to the model, so its "fields kept"
+// says how often it then writes the closing field at its position. Its unanchored run's "field
+// agreement" says how often it writes both fixed fields on its own.
 import type { ChatRow } from '@diffworld/dataset';
 import { rougeLScore } from '@diffworld/eval';
 import type { Anchor, ChatGenerator } from '@diffworld/mdlm-core';
@@ -28,11 +31,22 @@ export interface SteeringResult {
   rows: number;
   anchorTokens: number;
   unanchored: SteeringArm;
-  /** Absent for AR models, with the reason in `note`. */
+  /** Both anchors honoured (diffusion objectives); absent for AR models, with the reason in `note`. */
   anchored?: SteeringArm;
+  /**
+   * AR only: the opening anchor forced as the answer's first tokens, the closing one left to the
+   * model; fieldsKept is then the share that write the closing field at its position. Absent in
+   * results written before prefix forcing existed.
+   */
+  prefixForced?: SteeringArm;
   note?: string;
   /** A few rows as text, for the report. */
-  examples: { reference: string; anchored?: string; unanchored: string }[];
+  examples: { reference: string; anchored?: string; prefixForced?: string; unanchored: string }[];
+}
+
+/** The runs a steering stage makes for an objective (part of the stage's cache key). */
+export function steeringArms(objective: string): string[] {
+  return objective === 'ar' ? ['unanchored', 'prefix-forced'] : ['unanchored', 'anchored'];
 }
 
 interface Case {
@@ -100,8 +114,14 @@ export async function steeringTest(generator: ChatGenerator, tok: Tokenizer, row
   const base: SteeringResult = { objective: generator.objective, rows: cases.length, anchorTokens: s.anchorTokens, unanchored: arm(cases, unanchoredIds, tok), examples: [] };
   const show = (ids: number[]) => tok.decode(ids, { skipSpecialTokens: true });
   if (generator.objective === 'ar') {
-    base.note = 'an AR model cannot honour anchors (left-to-right decoding cannot see a later span)';
-    base.examples = cases.slice(0, 3).map((c, i) => ({ reference: c.reference, unanchored: show(unanchoredIds[i]!) }));
+    const forced = await generator.generate(
+      cases.map((c, i) => ({ messages: c.messages, seed: seed + i, forcedPrefix: c.anchors[0]!.tokens })),
+      options,
+    );
+    const forcedIds = forced.map((g) => g.tokenIds);
+    base.prefixForced = arm(cases, forcedIds, tok);
+    base.note = `an AR model can honour only the opening anchor: its prefix-forced run starts the answer with the reference's first ${s.anchorTokens} tokens and leaves the closing field to the model (left-to-right decoding cannot see a later span), so its "fields kept" is the share that write the closing field at its position`;
+    base.examples = cases.slice(0, 3).map((c, i) => ({ reference: c.reference, prefixForced: show(forcedIds[i]!), unanchored: show(unanchoredIds[i]!) }));
     return base;
   }
   const steered = await generator.generate(
