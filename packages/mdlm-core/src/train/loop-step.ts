@@ -6,11 +6,13 @@
 // so a one-step graph moves every parameter and moment through host memory on each call; inside a
 // Loop the CUDA provider keeps the carried state on the GPU for all K steps (its Loop kernel runs
 // the body there), and the transfer is paid once per K steps. On the CPU provider the Loop gives
-// the same numbers as K fused steps, which the tests check.
+// the same numbers as K fused steps, which the tests check. Under loss scaling (float16) the
+// scaler's state is carried too and the step graph advances the AdamW counter only on finite steps,
+// so K steps in one call skip and rescale exactly as K single steps.
 import { emitOnnx } from '../graph/index.js';
 import type { DType } from '../graph/dtype.js';
 import type { OnnxDim, OnnxGraph, OnnxModel, OnnxNode, OnnxValueInfo } from '../onnx/model.js';
-import { type StepGraphSpec, buildFusedStep, stepNames } from './step.js';
+import { type StepGraphSpec, buildFusedStep, scalerNames, stepNames } from './step.js';
 
 /** Names of the loop graph's inputs and outputs that differ from the one-step graph's. */
 export const loopNames = {
@@ -25,9 +27,9 @@ export const loopNames = {
 const STEPS_DIM = 'steps';
 const inBody = (name: string) => (name === '' ? '' : `body/${name}`);
 
-/** Names of the carried state in loop order: each parameter, then its two moments. */
-export function stateNames(spec: Pick<StepGraphSpec, 'params'>): string[] {
-  return spec.params.flatMap((p) => [p.name, stepNames.m(p.name), stepNames.v(p.name)]);
+/** Names of the carried state in loop order: each parameter, then its two moments, then the loss scaler's state. */
+export function stateNames(spec: Pick<StepGraphSpec, 'params' | 'lossScaling'>): string[] {
+  return [...spec.params.flatMap((p) => [p.name, stepNames.m(p.name), stepNames.v(p.name)]), ...scalerNames(spec)];
 }
 
 /**
@@ -48,6 +50,8 @@ export function buildLoopStepModel(spec: StepGraphSpec): OnnxModel {
   const scanned = step.outputs.map((o) => o.name).filter((n) => !n.startsWith('updated.'));
   const stepInputs = new Set([...carried, stepNames.step]);
   const perStep = step.inputs.filter((i) => !stepInputs.has(i.name)); // batch tensors and lr
+  // Under loss scaling the step graph itself advances the AdamW counter (not on a skipped step).
+  const countsSteps = step.outputs.some((o) => o.name === loopNames.nextStep);
 
   // --- the body: (iteration, cond, state…, step) → (cond, state'…, step + 1, loss, grad_norm, …)
   const rename = (n: OnnxNode): OnnxNode => ({ ...n, ...(n.name ? { name: inBody(n.name) } : {}), inputs: n.inputs.map(inBody), outputs: n.outputs.map(inBody) });
@@ -73,12 +77,12 @@ export function buildLoopStepModel(spec: StepGraphSpec): OnnxModel {
       { name: inBody(loopNames.nextStep), dtype, shape: [] },
       ...scanned.map((n) => ({ ...valueInfo(n), name: inBody(n) })),
     ],
-    initializers: [...step.initializers.map((t) => ({ ...t, name: inBody(t.name) })), one],
+    initializers: [...step.initializers.map((t) => ({ ...t, name: inBody(t.name) })), ...(countsSteps ? [] : [one])],
     nodes: [
       ...gathers,
       ...step.nodes.map(rename),
       { opType: 'Identity', name: inBody('keep_going'), inputs: [inBody('cond')], outputs: [inBody('cond_out')] },
-      { opType: 'Add', name: inBody('next_step'), inputs: [inBody(stepNames.step), one.name], outputs: [inBody(loopNames.nextStep)] },
+      ...(countsSteps ? [] : [{ opType: 'Add', name: inBody('next_step'), inputs: [inBody(stepNames.step), one.name], outputs: [inBody(loopNames.nextStep)] }]),
     ],
   };
 

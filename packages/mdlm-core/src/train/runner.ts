@@ -10,7 +10,7 @@ import { encodeModel } from '../onnx/model.js';
 import { type Schedule, constant } from '../optim/index.js';
 import { type HostTensor, type ProviderName, type Session, type SessionValue, createSession, hostTensor, selectProvider, toHost } from '../runtime/index.js';
 import { buildLoopStepModel, loopNames, stateNames } from './loop-step.js';
-import { type StepGraphSpec, buildAccumulateStep, buildApplyStep, buildFusedStep, buildGradStep, stepNames } from './step.js';
+import { LOSS_SCALING_DEFAULTS, type StepGraphSpec, buildAccumulateStep, buildApplyStep, buildFusedStep, buildGradStep, scalerNames, stepNames } from './step.js';
 
 export interface StepRunnerOptions {
   provider?: ProviderName;
@@ -33,14 +33,29 @@ export interface StepRunnerOptions {
    * other providers the same roundings around float32 MatMuls (no speed-up; for tests). Default float32.
    */
   precision?: Precision;
+  /** float16's dynamic loss scaling: initial scale (default 2^16) and growth interval (default 2000). */
+  lossScaling?: { initScale?: number; growthInterval?: number };
+  /** The scaler's state to resume from (float16; see `scalerState()`). */
+  scaler?: ScalerState;
 }
 
-export type Precision = 'float32' | 'bfloat16';
+/**
+ * 'float16' is 'bfloat16' with float16 MatMuls and dynamic loss scaling (float16's range is too
+ * small for unscaled gradients): see StepGraphSpec.lossScaling.
+ */
+export type Precision = 'float32' | 'bfloat16' | 'float16';
 
-/** The autocast a precision gets on a provider: emulated where the provider has no bfloat16 GEMM. */
+/** Loss scaler state: the scale, finite steps in a row since it changed, and the AdamW step counter (steps applied + 1). */
+export interface ScalerState {
+  scale: number;
+  goodSteps: number;
+  optimizerStep: number;
+}
+
+/** The autocast a precision gets on a provider: emulated where the provider has no half-precision GEMM. */
 export function autocastFor(precision: Precision, provider: ProviderName): Autocast | undefined {
   if (precision === 'float32') return undefined;
-  return provider === 'cuda' ? { dtype: 'bfloat16' } : { dtype: 'bfloat16', emulate: true };
+  return provider === 'cuda' ? { dtype: precision } : { dtype: precision, emulate: true };
 }
 
 export interface StepResult {
@@ -52,6 +67,9 @@ export interface StepResult {
   /** Milliseconds inside ORT's run calls, and in the whole step() call. */
   runMs: number;
   totalMs: number;
+  /** Under loss scaling (float16): the scale the step used, and whether it was skipped (gradients not finite). */
+  lossScale?: number;
+  skipped?: boolean;
 }
 
 type Batch = Readonly<Record<string, HostTensor>>;
@@ -66,6 +84,8 @@ interface Sessions {
 
 export class StepRunner {
   private stepNo: number;
+  /** AdamW's step counter: equals stepNo unless loss scaling skipped steps. */
+  private optimizerStep: number;
   private evalSession: Session | undefined;
 
   private constructor(
@@ -74,6 +94,7 @@ export class StepRunner {
     private state: Record<string, SessionValue>,
     private readonly schedule: Schedule,
     startStep: number,
+    optimizerStep: number,
     readonly gradAccum: number,
     readonly stepsPerCall: number,
     private readonly provider: ProviderName | undefined,
@@ -82,6 +103,7 @@ export class StepRunner {
     readonly sessionMs: number,
   ) {
     this.stepNo = startStep;
+    this.optimizerStep = optimizerStep;
   }
 
   static async create(baseSpec: StepGraphSpec, init: Readonly<Record<string, Float32Array | Float64Array>>, opts: StepRunnerOptions = {}): Promise<StepRunner> {
@@ -92,7 +114,12 @@ export class StepRunner {
     // The flat optimizer's 400 MB concatenations made the CUDA provider's memory grow past the
     // H200 host's 128 GB at 100M parameters (measured 2026-12-01); per-tensor there until understood.
     const optimizerLayout = baseSpec.optimizerLayout ?? (provider === 'cuda' ? 'per-tensor' : 'flat');
-    const spec: StepGraphSpec = { ...baseSpec, optimizerLayout, ...(autocast ? { autocast } : {}) };
+    const scaling = precision === 'float16' ? { ...LOSS_SCALING_DEFAULTS, ...opts.lossScaling } : undefined;
+    if (scaling && !(Number.isInteger(scaling.growthInterval) && scaling.growthInterval >= 1))
+      throw new RangeError(`StepRunner: lossScaling.growthInterval must be a positive integer, got ${scaling.growthInterval}`);
+    if (scaling && !(scaling.initScale > 0 && Number.isFinite(scaling.initScale))) throw new RangeError(`StepRunner: lossScaling.initScale must be a finite positive number, got ${scaling.initScale}`);
+    if (opts.scaler && !scaling) throw new RangeError(`StepRunner: a loss scaler state was given, but precision ${precision} does not scale the loss`);
+    const spec: StepGraphSpec = { ...baseSpec, optimizerLayout, ...(autocast ? { autocast } : {}), ...(scaling ? { lossScaling: { growthInterval: scaling.growthInterval } } : {}) };
     const dtype = spec.dtype ?? 'float32';
     const accum = opts.gradAccum ?? 1;
     if (!Number.isInteger(accum) || accum < 1) throw new RangeError(`StepRunner: gradAccum must be a positive integer, got ${accum}`);
@@ -135,7 +162,12 @@ export class StepRunner {
       values[p.name] = hostTensor(dtype, check(p.name, init[p.name], true), p.shape, p.name);
       for (const slot of [stepNames.m(p.name), stepNames.v(p.name)]) values[slot] = hostTensor(dtype, check(slot, opts.moments?.[slot], false), p.shape);
     }
-    return new StepRunner(spec, sessions, values, opts.schedule ?? constant(1e-3), opts.startStep ?? 1, accum, perCall, provider, t1 - t0, t2 - t1);
+    const startStep = opts.startStep ?? 1;
+    if (scaling) {
+      values[stepNames.lossScale] = hostTensor(dtype, Float32Array.of(opts.scaler?.scale ?? scaling.initScale), []);
+      values[stepNames.goodSteps] = hostTensor(dtype, Float32Array.of(opts.scaler?.goodSteps ?? 0), []);
+    }
+    return new StepRunner(spec, sessions, values, opts.schedule ?? constant(1e-3), startStep, opts.scaler?.optimizerStep ?? startStep, accum, perCall, provider, t1 - t0, t2 - t1);
   }
 
   get nextStep(): number {
@@ -168,7 +200,7 @@ export class StepRunner {
     if (micro.length !== this.gradAccum) throw new RangeError(`StepRunner: step needs ${this.gradAccum} micro-batch(es), got ${micro.length}`);
     if (this.sessions.loop) return (await this.steps([micro[0]!]))[0]!;
     const lr = this.schedule(this.stepNo);
-    const hyper = { [stepNames.lr]: this.scalar(lr), [stepNames.step]: this.scalar(this.stepNo) };
+    const hyper = { [stepNames.lr]: this.scalar(lr), [stepNames.step]: this.scalar(this.optimizerStep) };
     let runMs = 0;
     const timed = async (s: Session, feeds: Record<string, SessionValue>) => {
       const r0 = performance.now();
@@ -185,7 +217,7 @@ export class StepRunner {
       const { grad, accumulate, apply } = this.sessions as Required<Sessions>;
       let acc: Record<string, SessionValue> = {};
       for (const [i, b] of micro.entries()) {
-        const g = await timed(grad, { ...this.params(), ...b });
+        const g = await timed(grad, { ...this.params(), ...this.scalerFeeds(), ...b });
         lossSum += readScalar(g[stepNames.loss]!);
         const grads = Object.fromEntries(this.spec.params.map((p) => [stepNames.grad(p.name), g[stepNames.grad(p.name)]!]));
         if (i === 0) acc = grads;
@@ -200,7 +232,9 @@ export class StepRunner {
     for (const name of Object.keys(this.state)) this.state[name] = out[stepNames.updated(name)]!;
     const gradNorm = readScalar(out[stepNames.gradNorm]!);
     const step = this.stepNo++;
-    return { step, loss: lossSum / micro.length, gradNorm, lr, runMs, totalMs: performance.now() - t0 };
+    const scaled = this.spec.lossScaling ? { lossScale: readScalar(out[stepNames.usedScale]!), skipped: readScalar(out[stepNames.skipped]!) !== 0 } : {};
+    this.optimizerStep = this.spec.lossScaling ? readScalar(out[stepNames.updated(stepNames.step)]!) : this.optimizerStep + 1;
+    return { step, loss: lossSum / micro.length, gradNorm, lr, runMs, totalMs: performance.now() - t0, ...scaled };
   }
 
   /**
@@ -223,7 +257,7 @@ export class StepRunner {
       const dtype = this.spec.dtype ?? 'float32';
       const feeds: Record<string, SessionValue> = {
         ...this.state,
-        [stepNames.step]: this.scalar(first),
+        [stepNames.step]: this.scalar(this.optimizerStep),
         [loopNames.lrs]: hostTensor(dtype, dtype === 'float64' ? Float64Array.from(lrs) : Float32Array.from(lrs), [chunk.length]),
       };
       for (const b of this.spec.batch) feeds[loopNames.stacked(b.name)] = stackBatches(chunk, b.name);
@@ -233,9 +267,22 @@ export class StepRunner {
       for (const name of Object.keys(this.state)) this.state[name] = out[stepNames.updated(name)]!;
       const losses = hostValues(out[stepNames.loss]!),
         norms = hostValues(out[stepNames.gradNorm]!);
+      const scales = this.spec.lossScaling ? hostValues(out[stepNames.usedScale]!) : undefined,
+        skips = this.spec.lossScaling ? hostValues(out[stepNames.skipped]!) : undefined;
       this.stepNo += chunk.length;
+      this.optimizerStep = readScalar(out[loopNames.nextStep]!);
       const totalMs = performance.now() - t0;
-      chunk.forEach((_, i) => results.push({ step: first + i, loss: losses[i]!, gradNorm: norms[i]!, lr: lrs[i]!, runMs: runMs / chunk.length, totalMs: totalMs / chunk.length }));
+      chunk.forEach((_, i) =>
+        results.push({
+          step: first + i,
+          loss: losses[i]!,
+          gradNorm: norms[i]!,
+          lr: lrs[i]!,
+          runMs: runMs / chunk.length,
+          totalMs: totalMs / chunk.length,
+          ...(scales && skips ? { lossScale: scales[i]!, skipped: skips[i] !== 0 } : {}),
+        }),
+      );
     }
     return results;
   }
@@ -260,11 +307,24 @@ export class StepRunner {
     for (const s of Object.values(this.sessions)) s?.endProfiling();
   }
 
-  /** Current parameters (and moments) in host memory, e.g. for a checkpoint. */
+  /** Current parameters (and moments) in host memory, e.g. for a checkpoint (the scaler's state: `scalerState()`). */
   async snapshot(): Promise<Record<string, HostTensor>> {
     const out: Record<string, HostTensor> = {};
-    for (const [k, v] of Object.entries(this.state)) out[k] = await toHost(v);
+    const scaler = new Set(scalerNames(this.spec));
+    for (const [k, v] of Object.entries(this.state)) if (!scaler.has(k)) out[k] = await toHost(v);
     return out;
+  }
+
+  /** The loss scaler's state (float16), to save with a checkpoint and pass back as `scaler` on resume. */
+  async scalerState(): Promise<ScalerState | undefined> {
+    if (!this.spec.lossScaling) return undefined;
+    const read = async (name: string) => Number((await toHost(this.state[name]!)).data[0]);
+    return { scale: await read(stepNames.lossScale), goodSteps: await read(stepNames.goodSteps), optimizerStep: this.optimizerStep };
+  }
+
+  /** The scale the grad graph multiplies the loss by (gradient accumulation under loss scaling). */
+  private scalerFeeds(): Record<string, SessionValue> {
+    return this.spec.lossScaling ? { [stepNames.lossScale]: this.state[stepNames.lossScale]! } : {};
   }
 }
 

@@ -2,7 +2,7 @@
 // backward, clipping and AdamW; with accumulation a `grad` graph runs per micro-batch and an
 // `apply` graph updates once. Parameters and moments are graph inputs and outputs, named with
 // Hugging Face module paths so checkpoints copy in and out without renaming.
-import { type Autocast, type DType, Graph, type Shape, type Tensor, add, grad, mul } from '../graph/index.js';
+import { type Autocast, type DType, Graph, type Shape, type Tensor, add, cast, grad, greaterOrEqual, identity, less, mul, not, reciprocal, where } from '../graph/index.js';
 import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clipByGlobalNorm, clippedAdamwFlat } from '../optim/index.js';
 import type { ParamSpec } from '../nn/params.js';
 
@@ -34,7 +34,17 @@ export interface StepGraphSpec {
    * (few ONNX nodes); 'per-tensor': one chain per parameter. Same numbers up to the norm's rounding.
    */
   optimizerLayout?: 'flat' | 'per-tensor';
+  /**
+   * Dynamic loss scaling (float16 training, as PyTorch's GradScaler): the loss is multiplied by the
+   * scale S (input `loss_scale`) before the backward pass and the gradients by 1/S before clipping.
+   * A step whose gradient norm is not finite changes nothing (parameters, moments and the AdamW step
+   * counter stay) and halves S; `growthInterval` finite steps in a row double it.
+   */
+  lossScaling?: { growthInterval: number };
 }
+
+/** GradScaler's defaults: initial scale 2^16, doubled after 2000 finite steps, halved on overflow. */
+export const LOSS_SCALING_DEFAULTS = { initScale: 2 ** 16, growthInterval: 2000 } as const;
 
 /** Names of the tensors that flow in and out of step graphs. */
 export const stepNames = {
@@ -47,7 +57,26 @@ export const stepNames = {
   gradScale: 'grad_scale',
   loss: 'loss',
   gradNorm: 'grad_norm',
+  /** Loss scaling: the scale S, the finite steps since it last changed, the S a step used, 1 if it was skipped. */
+  lossScale: 'loss_scale',
+  goodSteps: 'loss_scale.good_steps',
+  usedScale: 'loss_scale.used',
+  skipped: 'skipped',
 } as const;
+
+/** The scaler's state tensors (inputs with updated.* outputs) when the spec scales the loss. */
+export function scalerNames(spec: Pick<StepGraphSpec, 'lossScaling'>): string[] {
+  return spec.lossScaling ? [stepNames.lossScale, stepNames.goodSteps] : [];
+}
+
+/** The scaled loss's gradients, unscaled: S·loss is what the backward pass sees (its half GEMMs too). */
+function scaledGrads(g: Graph, spec: StepGraphSpec, dtype: DType, loss: Tensor, params: Record<string, Tensor>): Tensor[] {
+  const wrt = spec.params.map((p) => params[p.name]!);
+  if (!spec.lossScaling) return grad(loss, wrt);
+  const scale = g.input(stepNames.lossScale, dtype, []);
+  const inv = reciprocal(scale);
+  return grad(mul(loss, scale), wrt).map((t) => mul(t, inv));
+}
 
 function declare(g: Graph, spec: StepGraphSpec) {
   const dtype = spec.dtype ?? 'float32';
@@ -81,12 +110,34 @@ function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<stri
       cfg,
     );
   }
+  const keep = spec.lossScaling ? scalerUpdate(g, spec.lossScaling.growthInterval, dtype, norm, step) : (fresh: Tensor) => fresh;
   spec.params.forEach((p, i) => {
-    g.output(stepNames.updated(p.name), results[i]!.param);
-    g.output(stepNames.updated(stepNames.m(p.name)), results[i]!.m);
-    g.output(stepNames.updated(stepNames.v(p.name)), results[i]!.v);
+    g.output(stepNames.updated(p.name), keep(results[i]!.param, slots[i]!.param));
+    g.output(stepNames.updated(stepNames.m(p.name)), keep(results[i]!.m, slots[i]!.m));
+    g.output(stepNames.updated(stepNames.v(p.name)), keep(results[i]!.v, slots[i]!.v));
   });
   g.output(stepNames.gradNorm, norm);
+}
+
+/**
+ * GradScaler's bookkeeping inside the graph. The step is finite when the global norm is below
+ * +inf: NaN < inf and inf < inf are both false, so one comparison catches either (an inf gradient
+ * makes the norm inf, a NaN one NaN). Outputs the next scale, good-step count and AdamW step
+ * counter (which does not advance on a skipped step), the scale used and the skip flag; returns
+ * the gate that keeps a state tensor's old value on a skipped step.
+ */
+function scalerUpdate(g: Graph, growthInterval: number, dtype: DType, norm: Tensor, step: Tensor): (fresh: Tensor, old: Tensor) => Tensor {
+  const scale = g.inputs.find((t) => t.source.kind === 'input' && t.source.name === stepNames.lossScale)!;
+  const good = g.input(stepNames.goodSteps, dtype, []);
+  const finite = less(norm, Number.POSITIVE_INFINITY);
+  const goodNext = where(finite, add(good, 1), 0);
+  const grow = greaterOrEqual(goodNext, growthInterval);
+  g.output(stepNames.updated(stepNames.lossScale), where(finite, where(grow, mul(scale, 2), scale), mul(scale, 0.5)));
+  g.output(stepNames.updated(stepNames.goodSteps), where(grow, 0, goodNext));
+  g.output(stepNames.updated(stepNames.step), add(step, cast(finite, dtype)));
+  g.output(stepNames.usedScale, identity(scale));
+  g.output(stepNames.skipped, cast(not(finite), dtype));
+  return (fresh, old) => where(finite, fresh, old);
 }
 
 /** One graph: loss → gradients → clip → AdamW. Outputs loss, grad_norm and updated.* tensors. */
@@ -96,30 +147,21 @@ export function buildFusedStep(spec: StepGraphSpec): Graph {
   const { loss, outputs } = spec.loss(params, batch);
   g.output(stepNames.loss, loss);
   for (const [k, t] of Object.entries(outputs ?? {})) g.output(k, t);
-  update(
-    g,
-    spec,
-    dtype,
-    params,
-    grad(
-      loss,
-      spec.params.map((p) => params[p.name]!),
-    ),
-  );
+  update(g, spec, dtype, params, scaledGrads(g, spec, dtype, loss, params));
   return g;
 }
 
 /** Micro-batch graph: loss and grad.* for each parameter (no update). */
 export function buildGradStep(spec: StepGraphSpec): Graph {
   const g = new Graph();
-  const { params, batch } = declare(g, spec);
+  const { dtype, params, batch } = declare(g, spec);
   const { loss, outputs } = spec.loss(params, batch);
   g.output(stepNames.loss, loss);
   for (const [k, t] of Object.entries(outputs ?? {})) g.output(k, t);
-  grad(
-    loss,
-    spec.params.map((p) => params[p.name]!),
-  ).forEach((t, i) => g.output(stepNames.grad(spec.params[i]!.name), t));
+  // Under loss scaling the gradients stay scaled by S here; the apply graph unscales their sum.
+  const wrt = spec.params.map((p) => params[p.name]!);
+  const grads = spec.lossScaling ? grad(mul(loss, g.input(stepNames.lossScale, dtype, [])), wrt) : grad(loss, wrt);
+  grads.forEach((t, i) => g.output(stepNames.grad(spec.params[i]!.name), t));
   return g;
 }
 
@@ -135,13 +177,14 @@ export function buildAccumulateStep(spec: Pick<StepGraphSpec, 'params' | 'dtype'
   return g;
 }
 
-/** Update from summed gradients scaled by grad_scale (1 / micro-batches): clip, AdamW. */
-export function buildApplyStep(spec: Pick<StepGraphSpec, 'params' | 'dtype' | 'optimizer' | 'clipNorm'>): Graph {
+/** Update from summed gradients scaled by grad_scale (1 / micro-batches, and 1/S under loss scaling): clip, AdamW. */
+export function buildApplyStep(spec: Pick<StepGraphSpec, 'params' | 'dtype' | 'optimizer' | 'clipNorm' | 'lossScaling'>): Graph {
   const g = new Graph();
   const dtype = spec.dtype ?? 'float32';
   const params = Object.fromEntries(spec.params.map((p) => [p.name, g.input(p.name, dtype, p.shape)]));
-  const scale = g.input(stepNames.gradScale, dtype, []);
+  const gradScale = g.input(stepNames.gradScale, dtype, []);
+  const scale = spec.lossScaling ? mul(gradScale, reciprocal(g.input(stepNames.lossScale, dtype, []))) : gradScale;
   const grads = spec.params.map((p) => mul(g.input(stepNames.grad(p.name), dtype, p.shape), scale));
-  update(g, { ...spec, batch: [], loss: () => ({ loss: scale }) }, dtype, params, grads);
+  update(g, { ...spec, batch: [], loss: () => ({ loss: gradScale }) }, dtype, params, grads);
   return g;
 }
