@@ -27,7 +27,7 @@ describe('diffworld wm train', () => {
       [['--data', data, '--tokenizer', join(out, 'none.json'), '--out', out], 'no such file'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--provider', 'tpu'], '--provider must be one of'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--steps-per-call', '0'], '--steps-per-call must be a positive integer or "auto"'],
-      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--precision', 'fp8'], '--precision must be float32 or bfloat16'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--precision', 'fp8'], '--precision must be float32, bfloat16 or float16'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--resume'], 'holds no run'],
     ];
     const bad = join(out, 'bad.json');
@@ -78,6 +78,18 @@ describe('diffworld wm train', () => {
       .map((l) => (JSON.parse(l) as { step: number }).step);
     expect(steps).toEqual([1, 2, 3, 4]);
     expect(existsSync(join(out, 'model', 'config.json'))).toBe(true);
+  }, 120_000);
+
+  it('--precision float16 trains with a loss scale in the metrics', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'wm-cli-')), 'run');
+    const r = await runCli('wm', 'train', '--config', config, '--data', data, '--tokenizer', tokenizer, '--out', out, '--provider', 'cpu', '--steps', '2', '--precision', 'float16');
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toContain('float16 MatMuls with dynamic loss scaling');
+    const scales = readFileSync(join(out, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { loss_scale?: number }).loss_scale);
+    expect(scales[0]).toBe(2 ** 16);
   }, 120_000);
 });
 

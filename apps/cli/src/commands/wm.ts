@@ -100,8 +100,10 @@ const train: Command = {
     '  --provider NAME     cuda | webgpu | cpu (default: the first that works, in that order)',
     '  --steps-per-call N  optimizer steps per ONNX Runtime call (a Loop graph; same results). Default',
     '                      auto: 16 on CUDA, where the state then stays on the GPU between steps, else 1',
-    '  --precision P       float32 (default) | bfloat16: MatMuls in bfloat16, weights, optimizer and',
-    '                      checkpoints float32 (real bfloat16 GEMMs on CUDA; elsewhere emulated, no speed-up)',
+    '  --precision P       float32 (default) | bfloat16 | float16: MatMuls in half precision, weights,',
+    '                      optimizer and checkpoints float32 (real half GEMMs on CUDA; elsewhere emulated,',
+    '                      no speed-up). float16 adds dynamic loss scaling (initial scale 2^16, doubled',
+    '                      after 2000 finite steps, halved and the step skipped when gradients overflow)',
     '  --objective, --steps, --batch-size, --grad-accum, --seq-length, --block-length, --lr,',
     '  --schedule constant|constant_with_warmup|cosine, --seed, --eval-every, --save-every,',
     '  --keep-last, --log-every, --save-dtype float32|bfloat16      override the config file',
@@ -137,7 +139,7 @@ const train: Command = {
     const stepsPerCall = perCallOpt === 'auto' ? 'auto' : Number(perCallOpt);
     if (stepsPerCall !== 'auto' && !(Number.isInteger(stepsPerCall) && stepsPerCall >= 1)) throw new UsageError(`--steps-per-call must be a positive integer or "auto", got "${perCallOpt}"`);
     const precision = stringOpt(args, 'precision') ?? 'float32';
-    if (precision !== 'float32' && precision !== 'bfloat16') throw new UsageError(`--precision must be float32 or bfloat16, got "${precision}"`);
+    if (precision !== 'float32' && precision !== 'bfloat16' && precision !== 'float16') throw new UsageError(`--precision must be float32, bfloat16 or float16, got "${precision}"`);
     const configPath = stringOpt(args, 'config');
     let config: TrainConfig;
     try {

@@ -20,7 +20,7 @@ import { type ProviderName, selectProvider } from '../runtime/index.js';
 import { type TrainConfig, resumeMismatches } from './config.js';
 import { BatchPlan, type DropReason, type TrainExample, chatExample, materialize } from './data.js';
 import { type ObjectiveSpec, objectiveFeeds, objectiveStepSpec } from './objective.js';
-import { type Precision, StepRunner, type StepResult } from './runner.js';
+import { type Precision, type ScalerState, StepRunner, type StepResult } from './runner.js';
 
 export interface TrainRunOptions {
   config: TrainConfig;
@@ -42,8 +42,13 @@ export interface TrainRunOptions {
    * every log, eval and checkpoint step, so what the run writes does not depend on it.
    */
   stepsPerCall?: number | 'auto';
-  /** 'bfloat16': mixed precision (bfloat16 MatMuls, float32 state and checkpoints); default float32. */
+  /**
+   * 'bfloat16' / 'float16': mixed precision (half MatMuls, float32 state and checkpoints); default
+   * float32. float16 adds dynamic loss scaling; its state is saved in trainer_state.json.
+   */
   precision?: Precision;
+  /** float16's loss scaler: initial scale (2^16) and growth interval (2000 steps). */
+  lossScaling?: { initScale?: number; growthInterval?: number };
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
   /** Stop after this optimizer step (tests; the run stays resumable). */
@@ -151,6 +156,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   let model: ModelConfig;
   let init: Record<string, Float32Array>;
   let moments: Record<string, Float32Array> | undefined;
+  let scaler: ScalerState | undefined;
   let startStep = 1;
   let tokensSeen = 0;
   if (resumeFrom) {
@@ -159,8 +165,10 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     init = weightArrays(ck.weights);
     if (!ck.optimizer || !ck.trainerState) throw new TrainError(`${resumeFrom} has no optimizer state or trainer_state.json; it cannot be resumed`);
     moments = weightArrays(ck.optimizer);
-    const state = ck.trainerState as { step: number; tokens_seen: number };
+    const state = ck.trainerState as { step: number; tokens_seen: number; loss_scaler?: SavedScaler };
     startStep = state.step + 1;
+    // A float16 run's scaler continues; another precision has none (a fresh one starts if needed).
+    if (state.loss_scaler && o.precision === 'float16') scaler = parseScaler(state.loss_scaler, join(resumeFrom, 'trainer_state.json'));
     tokensSeen = state.tokens_seen;
     log(`resuming ${o.out} from ${resumeFrom} (step ${state.step})`);
   } else if (o.init) {
@@ -218,9 +226,11 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     stepsPerCall,
     precision: o.precision ?? 'float32',
     ...(moments ? { moments } : {}),
+    ...(scaler ? { scaler } : {}),
+    ...(o.lossScaling && o.precision === 'float16' ? { lossScaling: o.lossScaling } : {}),
   });
   log(
-    `model: ${model.modelType} ${model.nLayers}×${model.dModel}, ${(countParams(model) / 1e6).toFixed(2)}M parameters; objective ${cfg.objective}; ${runner.providerName}${stepsPerCall > 1 ? ` (up to ${stepsPerCall} steps per call)` : ''}${o.precision === 'bfloat16' ? `; bfloat16 MatMuls${runner.providerName === 'cuda' ? '' : ' (emulated: no speed-up off CUDA)'}` : ''}; graphs built in ${(runner.buildMs / 1000).toFixed(1)} s, sessions in ${(runner.sessionMs / 1000).toFixed(1)} s`,
+    `model: ${model.modelType} ${model.nLayers}×${model.dModel}, ${(countParams(model) / 1e6).toFixed(2)}M parameters; objective ${cfg.objective}; ${runner.providerName}${stepsPerCall > 1 ? ` (up to ${stepsPerCall} steps per call)` : ''}${o.precision === 'bfloat16' || o.precision === 'float16' ? `; ${o.precision} MatMuls${o.precision === 'float16' ? ' with dynamic loss scaling' : ''}${runner.providerName === 'cuda' ? '' : ' (emulated: no speed-up off CUDA)'}` : ''}; graphs built in ${(runner.buildMs / 1000).toFixed(1)} s, sessions in ${(runner.sessionMs / 1000).toFixed(1)} s`,
   );
 
   const metricsPath = join(o.out, 'metrics.jsonl');
@@ -244,13 +254,15 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
 
   const saveRun = async (step: number, dir: string, withOptimizer: boolean, dtype: 'float32' | 'bfloat16') => {
     const { weights, optimizer } = splitSnapshot(await runner.snapshot());
+    const s = withOptimizer ? await runner.scalerState() : undefined;
+    const lossScaler: SavedScaler | undefined = s && { scale: s.scale, good_steps: s.goodSteps, optimizer_step: s.optimizerStep };
     await saveCheckpoint(dir, {
       config: { ...toHfConfig(model), torch_dtype: dtype },
       weights,
       dtype: dtype === 'bfloat16' ? 'BF16' : 'F32',
       tokenizerJson: o.tokenizerJson,
       generationConfig: { eos_token_id: eosId, pad_token_id: padId, ...(maskId !== undefined ? { mask_token_id: maskId } : {}), objective: cfg.objective, block_length: cfg.blockLength },
-      ...(withOptimizer ? { optimizer, trainerState: { step, tokens_seen: tokensSeen, objective: cfg.objective, seed: cfg.seed } } : {}),
+      ...(withOptimizer ? { optimizer, trainerState: { step, tokens_seen: tokensSeen, objective: cfg.objective, seed: cfg.seed, ...(lossScaler ? { loss_scaler: lossScaler } : {}) } } : {}),
     });
   };
 
@@ -291,6 +303,13 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     if (!Number.isFinite(r.loss)) throw new TrainError(`step ${step}: the loss is ${r.loss} (grad norm ${r.gradNorm}); lower the learning rate or check the data`);
     lastLoss = r.loss;
     const record: Record<string, number> = { step, loss: r.loss, grad_norm: r.gradNorm, lr: r.lr, tokens_seen: tokensSeen };
+    if (r.lossScale !== undefined) {
+      record['loss_scale'] = r.lossScale;
+      if (r.skipped) {
+        record['skipped'] = 1;
+        log(`step ${step}: gradients not finite at loss scale ${r.lossScale}; update skipped, scale halved to ${r.lossScale / 2}`);
+      }
+    }
     if (cfg.evalEvery > 0 && (step % cfg.evalEvery === 0 || step === cfg.steps)) {
       const e0 = performance.now();
       lastEval = await evaluate();
@@ -330,6 +349,22 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     provider: runner.providerName,
     modelDir,
   };
+}
+
+/** The loss scaler's state as trainer_state.json holds it. */
+interface SavedScaler {
+  scale: number;
+  good_steps: number;
+  optimizer_step: number;
+}
+
+function parseScaler(v: unknown, where: string): ScalerState {
+  const s = v as Partial<SavedScaler> | null;
+  const ok = (x: unknown, min: number): x is number => typeof x === 'number' && Number.isFinite(x) && x >= min;
+  if (!s || typeof s !== 'object' || !ok(s.scale, Number.MIN_VALUE) || !ok(s.good_steps, 0) || !ok(s.optimizer_step, 1)) {
+    throw new TrainError(`${where}: "loss_scaler" must be { scale > 0, good_steps >= 0, optimizer_step >= 1 }, got ${JSON.stringify(v)}`);
+  }
+  return { scale: s.scale, goodSteps: s.good_steps, optimizerStep: s.optimizer_step };
 }
 
 /** Steps per ORT call: a number as given (1 with gradient accumulation), or 16 on CUDA for 'auto'. */
