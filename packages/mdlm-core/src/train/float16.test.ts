@@ -3,11 +3,15 @@
 // scale, finite runs of `growthInterval` steps double it, and its state survives both the K-steps
 // Loop and a resume.
 import { describe, expect, it } from 'vitest';
+import { topoOrder } from '../graph/autodiff.js';
+import { emitOnnx } from '../graph/index.js';
 import { constant, cosineWithWarmup } from '../optim/index.js';
 import type { HostTensor } from '../runtime/index.js';
 import { TINY_BD3, tinyBd3Problem } from './testing/tiny-bd3.js';
 import { objectiveStepSpec } from './objective.js';
-import { StepRunner, type StepResult, type StepRunnerOptions } from './runner.js';
+import { buildLoopStepModel } from './loop-step.js';
+import { StepRunner, type StepResult, type StepRunnerOptions, autocastFor } from './runner.js';
+import { buildFusedStep, stepNames } from './step.js';
 
 const { stepSpec, batches, init } = tinyBd3Problem(20, 5, 13);
 const run = async (opts: StepRunnerOptions, from = 0, to = batches.length) => {
@@ -34,6 +38,22 @@ const expectedScales = (rs: readonly StepResult[], initScale: number, growthInte
 const fields = (rs: readonly StepResult[]) => rs.map(({ step, loss, gradNorm, lr, lossScale, skipped }) => ({ step, loss, gradNorm, lr, lossScale, skipped }));
 
 describe('float16 mixed precision with dynamic loss scaling', () => {
+  it('on CUDA every MatMul takes float16 operands, the state stays float32 and the Loop carries the scaler', () => {
+    const scaled = { ...stepSpec, autocast: autocastFor('float16', 'cuda')!, lossScaling: { growthInterval: 2000 } };
+    const g = buildFusedStep(scaled);
+    const matmuls = topoOrder([...g.outputs.values()]).filter((t) => t.source.kind === 'op' && t.source.op.name === 'MatMul');
+    expect(matmuls.length).toBeGreaterThan(40);
+    for (const t of matmuls) for (const x of (t.source as { inputs: readonly { dtype: string }[] }).inputs) expect(x.dtype).toBe('float16');
+    for (const [name, t] of g.outputs) expect(t.dtype, name).toBe('float32');
+    expect(emitOnnx(g).model.nodes.some((n) => n.opType === 'Cast' && n.attributes?.['to']?.value === 10)).toBe(true); // FLOAT16
+    const loop = buildLoopStepModel(scaled).nodes.find((n) => n.opType === 'Loop')!;
+    for (const name of [stepNames.lossScale, stepNames.goodSteps]) {
+      expect(loop.inputs).toContain(name);
+      expect(loop.outputs).toContain(stepNames.updated(name));
+    }
+    expect(loop.outputs).toEqual(expect.arrayContaining([stepNames.usedScale, stepNames.skipped, 'updated.step']));
+  });
+
   // This tiny model's gradient entries reach ~1, so 2^16 (the default) overflows float16 now and
   // then; 2^10 never does here, which keeps skipped steps out of the comparison of the roundings.
   it('20 steps stay within 2% of the float32 loss curve (measured 1.24%) and differ from it', async () => {
