@@ -4,7 +4,7 @@
 // PyTorch. Each path is `provider:stepsPerCall`: `cuda:1` moves every parameter and moment through
 // host memory each step (onnxruntime-node has no CUDA device tensors), `cuda:16` runs 16 steps per
 // call in the Loop graph with the state on the GPU, `cuda:16:bf16` the same with bfloat16 MatMuls
-// (float32 state), `webgpu:1` keeps the state in WebGPU buffers.
+// (float32 state; `:fp16` float16 with dynamic loss scaling), `webgpu:1` keeps the state in WebGPU buffers.
 // With --torch FILE (the Python script's JSON) it prints the ratios to PyTorch at each precision.
 // With --profile it also records one ORT profile per path and prints where the time goes. With
 // --compare N it first trains N steps on the first path and on each other path from the same
@@ -125,13 +125,13 @@ async function curve(provider: ProviderName, perCall: number, precision: Precisi
   return (await runner.steps(Array.from({ length: n }, (_, i) => batch(i)))).map((r) => r.loss);
 }
 
-/** `provider:stepsPerCall[:fp32|bf16[:flat|per-tensor]]` (no layout: the runner's default for the provider) */
+/** `provider:stepsPerCall[:fp32|bf16|fp16[:flat|per-tensor]]` (no layout: the runner's default for the provider) */
 const parsePath = (path: string) => {
   const [p, k, prec, layout] = path.split(':');
   return {
     provider: p as ProviderName,
     perCall: Number(k ?? 1),
-    precision: (prec === 'bf16' ? 'bfloat16' : 'float32') as Precision,
+    precision: (prec === 'bf16' ? 'bfloat16' : prec === 'fp16' ? 'float16' : 'float32') as Precision,
     layout: layout === 'per-tensor' || layout === 'flat' ? (layout as 'flat' | 'per-tensor') : undefined,
   };
 };
@@ -163,7 +163,7 @@ async function main() {
   }
   // The CUDA provider runs float32 MatMul in TF32 (its default, and onnxruntime-node passes no
   // option to change it); WebGPU computes in float32.
-  const precision = (r: { provider: string; precision: Precision }) => (r.precision === 'bfloat16' ? 'bf16' : r.provider === 'cuda' ? 'tf32' : 'fp32');
+  const precision = (r: { provider: string; precision: Precision }) => (r.precision === 'bfloat16' ? 'bf16' : r.precision === 'float16' ? 'fp16' : r.provider === 'cuda' ? 'tf32' : 'fp32');
   console.log('\npath | precision | optimizer | step ms | vs PyTorch same precision | vs PyTorch fp32 | vs PyTorch bf16 | graph build s | session s | final loss');
   console.log('---|---|---|---|---|---|---|---|---|---');
   for (const r of rows) {

@@ -1,5 +1,17 @@
-export { buildFusedStep, buildGradStep, buildAccumulateStep, buildApplyStep, stepNames, type ParamSpec, type InputSpec, type LossFn, type StepGraphSpec } from './step.js';
-export { StepRunner, autocastFor, type StepRunnerOptions, type StepResult, type Precision } from './runner.js';
+export {
+  buildFusedStep,
+  buildGradStep,
+  buildAccumulateStep,
+  buildApplyStep,
+  stepNames,
+  scalerNames,
+  LOSS_SCALING_DEFAULTS,
+  type ParamSpec,
+  type InputSpec,
+  type LossFn,
+  type StepGraphSpec,
+} from './step.js';
+export { StepRunner, autocastFor, type StepRunnerOptions, type StepResult, type Precision, type ScalerState } from './runner.js';
 export { buildLoopStepModel, loopNames } from './loop-step.js';
 export {
   OBJECTIVES,
