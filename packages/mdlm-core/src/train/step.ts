@@ -69,13 +69,15 @@ export function scalerNames(spec: Pick<StepGraphSpec, 'lossScaling'>): string[] 
   return spec.lossScaling ? [stepNames.lossScale, stepNames.goodSteps] : [];
 }
 
-/** The scaled loss's gradients, unscaled: S·loss is what the backward pass sees (its half GEMMs too). */
-function scaledGrads(g: Graph, spec: StepGraphSpec, dtype: DType, loss: Tensor, params: Record<string, Tensor>): Tensor[] {
-  const wrt = spec.params.map((p) => params[p.name]!);
-  if (!spec.lossScaling) return grad(loss, wrt);
-  const scale = g.input(stepNames.lossScale, dtype, []);
-  const inv = reciprocal(scale);
-  return grad(mul(loss, scale), wrt).map((t) => mul(t, inv));
+/** The loss scale S as a graph input, when the spec scales the loss. */
+const lossScaleInput = (g: Graph, spec: Pick<StepGraphSpec, 'lossScaling'>, dtype: DType): Tensor | undefined => (spec.lossScaling ? g.input(stepNames.lossScale, dtype, []) : undefined);
+
+/** Gradients of the loss, or of S·loss under loss scaling (what the backward pass and its half GEMMs see): still scaled by S. */
+function lossGrads(spec: StepGraphSpec, loss: Tensor, params: Record<string, Tensor>, scale: Tensor | undefined): Tensor[] {
+  return grad(
+    scale ? mul(loss, scale) : loss,
+    spec.params.map((p) => params[p.name]!),
+  );
 }
 
 function declare(g: Graph, spec: StepGraphSpec) {
@@ -86,7 +88,8 @@ function declare(g: Graph, spec: StepGraphSpec) {
   return { dtype, params, batch };
 }
 
-function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<string, Tensor>, grads: Tensor[]): void {
+/** Clip and AdamW from unscaled gradients; under loss scaling `lossScale` is the S input the scaler updates. */
+function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<string, Tensor>, grads: Tensor[], lossScale?: Tensor): void {
   const lr = g.input(stepNames.lr, dtype, []);
   const step = g.input(stepNames.step, dtype, []);
   const slots = spec.params.map((p, i) => ({
@@ -110,7 +113,7 @@ function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<stri
       cfg,
     );
   }
-  const keep = spec.lossScaling ? scalerUpdate(g, spec.lossScaling.growthInterval, dtype, norm, step) : (fresh: Tensor) => fresh;
+  const keep = spec.lossScaling && lossScale ? scalerUpdate(g, spec.lossScaling.growthInterval, dtype, lossScale, norm, step) : (fresh: Tensor) => fresh;
   spec.params.forEach((p, i) => {
     g.output(stepNames.updated(p.name), keep(results[i]!.param, slots[i]!.param));
     g.output(stepNames.updated(stepNames.m(p.name)), keep(results[i]!.m, slots[i]!.m));
@@ -126,8 +129,7 @@ function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<stri
  * counter (which does not advance on a skipped step), the scale used and the skip flag; returns
  * the gate that keeps a state tensor's old value on a skipped step.
  */
-function scalerUpdate(g: Graph, growthInterval: number, dtype: DType, norm: Tensor, step: Tensor): (fresh: Tensor, old: Tensor) => Tensor {
-  const scale = g.inputs.find((t) => t.source.kind === 'input' && t.source.name === stepNames.lossScale)!;
+function scalerUpdate(g: Graph, growthInterval: number, dtype: DType, scale: Tensor, norm: Tensor, step: Tensor): (fresh: Tensor, old: Tensor) => Tensor {
   const good = g.input(stepNames.goodSteps, dtype, []);
   const finite = less(norm, Number.POSITIVE_INFINITY);
   const goodNext = where(finite, add(good, 1), 0);
@@ -147,7 +149,10 @@ export function buildFusedStep(spec: StepGraphSpec): Graph {
   const { loss, outputs } = spec.loss(params, batch);
   g.output(stepNames.loss, loss);
   for (const [k, t] of Object.entries(outputs ?? {})) g.output(k, t);
-  update(g, spec, dtype, params, scaledGrads(g, spec, dtype, loss, params));
+  const scale = lossScaleInput(g, spec, dtype);
+  const grads = lossGrads(spec, loss, params, scale);
+  const inv = scale && reciprocal(scale);
+  update(g, spec, dtype, params, inv ? grads.map((t) => mul(t, inv)) : grads, scale);
   return g;
 }
 
@@ -159,9 +164,7 @@ export function buildGradStep(spec: StepGraphSpec): Graph {
   g.output(stepNames.loss, loss);
   for (const [k, t] of Object.entries(outputs ?? {})) g.output(k, t);
   // Under loss scaling the gradients stay scaled by S here; the apply graph unscales their sum.
-  const wrt = spec.params.map((p) => params[p.name]!);
-  const grads = spec.lossScaling ? grad(mul(loss, g.input(stepNames.lossScale, dtype, [])), wrt) : grad(loss, wrt);
-  grads.forEach((t, i) => g.output(stepNames.grad(spec.params[i]!.name), t));
+  lossGrads(spec, loss, params, lossScaleInput(g, spec, dtype)).forEach((t, i) => g.output(stepNames.grad(spec.params[i]!.name), t));
   return g;
 }
 
@@ -183,8 +186,9 @@ export function buildApplyStep(spec: Pick<StepGraphSpec, 'params' | 'dtype' | 'o
   const dtype = spec.dtype ?? 'float32';
   const params = Object.fromEntries(spec.params.map((p) => [p.name, g.input(p.name, dtype, p.shape)]));
   const gradScale = g.input(stepNames.gradScale, dtype, []);
-  const scale = spec.lossScaling ? mul(gradScale, reciprocal(g.input(stepNames.lossScale, dtype, []))) : gradScale;
+  const lossScale = lossScaleInput(g, spec, dtype);
+  const scale = lossScale ? mul(gradScale, reciprocal(lossScale)) : gradScale;
   const grads = spec.params.map((p) => mul(g.input(stepNames.grad(p.name), dtype, p.shape), scale));
-  update(g, { ...spec, batch: [], loss: () => ({ loss: gradScale }) }, dtype, params, grads);
+  update(g, { ...spec, batch: [], loss: () => ({ loss: gradScale }) }, dtype, params, grads, lossScale);
   return g;
 }
