@@ -138,8 +138,10 @@ export function attentionBiasGraph(s: ObjectiveSpec, segmentIds: Tensor, blockId
         'bool',
         [S],
       );
-    const [cleanQ, cleanK] = [reshape(stream(true), [S, 1]), reshape(stream(true), [1, S])];
-    const [noisyQ, noisyK] = [reshape(stream(false), [S, 1]), reshape(stream(false), [1, S])];
+    const clean = stream(true),
+      noisy = stream(false);
+    const [cleanQ, cleanK] = [reshape(clean, [S, 1]), reshape(clean, [1, S])];
+    const [noisyQ, noisyK] = [reshape(noisy, [S, 1]), reshape(noisy, [1, S])];
     const [bq, bk] = [unsqueeze(blockIds, [2]), unsqueeze(blockIds, [1])];
     const blocks = or(
       or(and(and(noisyQ, noisyK), equal(bq, bk)), and(and(noisyQ, cleanK), greater(bq, bk))), // x_t: own block, earlier clean blocks
@@ -153,22 +155,12 @@ export function attentionBiasGraph(s: ObjectiveSpec, segmentIds: Tensor, blockId
   return unsqueeze(where(allowed, 0, NEG), [1]);
 }
 
-/** Per-token sample index (−1 on padding) of each model position: bd3's two halves repeat the row's. */
-function segmentIds(s: ObjectiveSpec, packed: PackedBatch): BigInt64Array {
+/** A value per model position, from the row's token at that position (bd3's two halves repeat the row). */
+function perModelPosition(s: ObjectiveSpec, packed: PackedBatch, value: (token: number) => bigint): BigInt64Array {
   const T = s.length,
     S = modelLength(s);
   const out = new BigInt64Array(packed.batch * S);
-  for (let r = 0; r < packed.batch; r++) for (let i = 0; i < S; i++) out[r * S + i] = BigInt(packed.sample[r * T + (i % T)]!);
-  return out;
-}
-
-/** bd3: block index of each position inside its own sample (positions restart per sample). */
-function blockIds(s: ObjectiveSpec, packed: PackedBatch): BigInt64Array {
-  const T = s.length,
-    S = 2 * T,
-    L = BigInt(s.blockLength);
-  const out = new BigInt64Array(packed.batch * S);
-  for (let r = 0; r < packed.batch; r++) for (let i = 0; i < S; i++) out[r * S + i] = packed.positions[r * T + (i % T)]! / L;
+  for (let r = 0; r < packed.batch; r++) for (let i = 0; i < S; i++) out[r * S + i] = value(r * T + (i % T));
   return out;
 }
 
@@ -182,8 +174,21 @@ export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng):
     T = s.length,
     S = modelLength(s);
   const common = {
-    segment_ids: hostTensor('int64', segmentIds(s, packed), [B, S]),
-    ...(s.objective === 'bd3' ? { block_ids: hostTensor('int64', blockIds(s, packed), [B, S]) } : {}),
+    // sample index (−1 on padding); bd3: block index inside the sample (positions restart per sample)
+    segment_ids: hostTensor(
+      'int64',
+      perModelPosition(s, packed, (t) => BigInt(packed.sample[t]!)),
+      [B, S],
+    ),
+    ...(s.objective === 'bd3'
+      ? {
+          block_ids: hostTensor(
+            'int64',
+            perModelPosition(s, packed, (t) => packed.positions[t]! / BigInt(s.blockLength)),
+            [B, S],
+          ),
+        }
+      : {}),
   };
   if (s.objective === 'ar') {
     return {
@@ -199,13 +204,11 @@ export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng):
     positions = packed.positions;
   if (s.objective === 'bd3') {
     ids = new BigInt64Array(B * S);
-    positions = new BigInt64Array(B * S);
     for (let r = 0; r < B; r++) {
       ids.set(noised.subarray(r * T, (r + 1) * T), r * S);
       ids.set(packed.ids.subarray(r * T, (r + 1) * T), r * S + T);
-      positions.set(packed.positions.subarray(r * T, (r + 1) * T), r * S);
-      positions.set(packed.positions.subarray(r * T, (r + 1) * T), r * S + T);
     }
+    positions = perModelPosition(s, packed, (t) => packed.positions[t]!);
   }
   return {
     ...common,
