@@ -226,6 +226,21 @@ const PLAYLIST_RESPONSE = {
   created_at: '2019-01-01T00:00:00',
   song_ids: [1],
 };
+const ALBUM_RESPONSE = {
+  album_id: 1,
+  title: 'string',
+  genre: 'string',
+  artists: [{ id: 1, name: 'string' }],
+  rating: 0.0,
+  like_count: 1,
+  review_count: 1,
+  release_date: '2019-01-01T00:00:00',
+  song_ids: [1],
+};
+// show_album / show_playlist: the listing's keys, then a link and the songs in place of song_ids.
+const { song_ids: _albumSongIds, ...ALBUM_HEAD } = ALBUM_RESPONSE;
+const { song_ids: _playlistSongIds, ...PLAYLIST_HEAD } = PLAYLIST_RESPONSE;
+const SONG_REFS = [{ id: 1, title: 'string', artist_ids: [1] }];
 const ARTIST_RESPONSE = { artist_id: 1, name: 'string', genre: 'string', follower_count: 1, created_at: '2019-01-01T00:00:00' };
 
 const apis: ApiDef[] = [
@@ -339,9 +354,7 @@ const apis: ApiDef[] = [
   def(
     'search_albums',
     {
-      response: [
-        { album_id: 1, title: 'string', genre: 'string', artists: [{ id: 1, name: 'string' }], rating: 0.0, like_count: 1, review_count: 1, release_date: '2019-01-01T00:00:00', song_ids: [1] },
-      ],
+      response: [ALBUM_RESPONSE],
       auth: false,
       description: 'Search for albums with a query.',
       params: [QUERY, ...PAGING, ...range('rating', false, 0, 5, stars), ...dates('release_date'), ...range('like_count', true, 0, BIG), opt.str('genre'), sortBy(null)],
@@ -365,18 +378,7 @@ const apis: ApiDef[] = [
   def(
     'show_album',
     {
-      response: {
-        album_id: 1,
-        title: 'string',
-        genre: 'string',
-        artists: [{ id: 1, name: 'string' }],
-        rating: 0.0,
-        like_count: 1,
-        review_count: 1,
-        release_date: '2019-01-01T00:00:00',
-        shareable_link: 'string',
-        songs: [{ id: 1, title: 'string', artist_ids: [1] }],
-      },
+      response: { ...ALBUM_HEAD, shareable_link: 'string', songs: SONG_REFS },
       auth: false,
       description: 'Get details of a specific album.',
       params: [req.int('album_id')],
@@ -400,20 +402,7 @@ const apis: ApiDef[] = [
   def(
     'show_album_library',
     {
-      response: [
-        {
-          album_id: 1,
-          title: 'string',
-          genre: 'string',
-          artists: [{ id: 1, name: 'string' }],
-          rating: 0.0,
-          like_count: 1,
-          review_count: 1,
-          release_date: '2019-01-01T00:00:00',
-          song_ids: [1],
-          added_at: '2019-01-01T00:00:00',
-        },
-      ],
+      response: [{ ...ALBUM_RESPONSE, added_at: '2019-01-01T00:00:00' }],
       description: "Get a list of albums in the user's album library.",
       params: [...PAGING],
     },
@@ -455,20 +444,7 @@ const apis: ApiDef[] = [
   def(
     'show_liked_albums',
     {
-      response: [
-        {
-          album_id: 1,
-          title: 'string',
-          genre: 'string',
-          artists: [{ id: 1, name: 'string' }],
-          rating: 0.0,
-          like_count: 1,
-          review_count: 1,
-          release_date: '2019-01-01T00:00:00',
-          song_ids: [1],
-          liked_at: '2019-01-01T00:00:00',
-        },
-      ],
+      response: [{ ...ALBUM_RESPONSE, liked_at: '2019-01-01T00:00:00' }],
       description: 'Get a list of albums you have liked.',
       params: [...PAGING, sortBy('-liked_at')],
     },
@@ -537,18 +513,7 @@ const apis: ApiDef[] = [
   def(
     'show_playlist',
     {
-      response: {
-        playlist_id: 1,
-        title: 'string',
-        is_public: true,
-        rating: 0.0,
-        like_count: 1,
-        review_count: 1,
-        owner: { name: 'string', email: 'user@example.com' },
-        created_at: '2019-01-01T00:00:00',
-        shareable_link: 'string',
-        songs: [{ id: 1, title: 'string', artist_ids: [1] }],
-      },
+      response: { ...PLAYLIST_HEAD, shareable_link: 'string', songs: SONG_REFS },
       description: 'Get detailed information about a specific playlist.',
       params: [req.int('playlist_id')],
     },
@@ -617,20 +582,7 @@ const apis: ApiDef[] = [
   def(
     'show_liked_playlists',
     {
-      response: [
-        {
-          playlist_id: 1,
-          title: 'string',
-          is_public: true,
-          rating: 0.0,
-          like_count: 1,
-          review_count: 1,
-          owner: { name: 'string', email: 'user@example.com' },
-          created_at: '2019-01-01T00:00:00',
-          song_ids: [1],
-          liked_at: '2019-01-01T00:00:00',
-        },
-      ],
+      response: [{ ...PLAYLIST_RESPONSE, liked_at: '2019-01-01T00:00:00' }],
       description: 'Get a list of playlists you have liked.',
       params: [...PAGING, sortBy('-liked_at')],
     },

@@ -246,6 +246,20 @@ const PAYMENT_REQUEST_RESPONSE = {
   receiver: { name: 'string', email: 'user@example.com' },
 };
 
+/** The received and sent payment-request listings: the same API on the request's other side. */
+function paymentRequestList(name: string, side: 'receiver_id' | 'sender_id', description: string): ApiDef {
+  return def(name, { response: [PAYMENT_REQUEST_RESPONSE], description, params: [ACCESS_TOKEN, REQUEST_STATUS, ...PAGING] }, (ctx, a) => {
+    const rows = (ctx.db.prepare(`SELECT * FROM venmo_payment_requests WHERE ${side} = ? ORDER BY id`).all(me(ctx)) as RequestRow[]).filter(
+      (r) => optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status'),
+    );
+    return pageOf(
+      rows.map((r) => requestView(ctx, r)),
+      a,
+      ['amount', 'created_at'],
+    );
+  });
+}
+
 const apis: ApiDef[] = [
   ...accountApis('venmo', {
     verification: true,
@@ -558,42 +572,8 @@ const apis: ApiDef[] = [
     ctx.db.prepare('UPDATE venmo_comments SET like_count = like_count - 1 WHERE id = ?').run(c.id);
     return ok('Unliked comment.');
   }),
-  def(
-    'show_received_payment_requests',
-    {
-      response: [PAYMENT_REQUEST_RESPONSE],
-      description: 'Get a list of payment requests you have received.',
-      params: [ACCESS_TOKEN, REQUEST_STATUS, ...PAGING],
-    },
-    (ctx, a) => {
-      const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE receiver_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter(
-        (r) => optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status'),
-      );
-      return pageOf(
-        rows.map((r) => requestView(ctx, r)),
-        a,
-        ['amount', 'created_at'],
-      );
-    },
-  ),
-  def(
-    'show_sent_payment_requests',
-    {
-      response: [PAYMENT_REQUEST_RESPONSE],
-      description: 'Get a list of payment requests you have sent.',
-      params: [ACCESS_TOKEN, REQUEST_STATUS, ...PAGING],
-    },
-    (ctx, a) => {
-      const rows = (ctx.db.prepare('SELECT * FROM venmo_payment_requests WHERE sender_id = ? ORDER BY id').all(me(ctx)) as RequestRow[]).filter(
-        (r) => optStr(a, 'status') === null || requestStatus(r) === optStr(a, 'status'),
-      );
-      return pageOf(
-        rows.map((r) => requestView(ctx, r)),
-        a,
-        ['amount', 'created_at'],
-      );
-    },
-  ),
+  paymentRequestList('show_received_payment_requests', 'receiver_id', 'Get a list of payment requests you have received.'),
+  paymentRequestList('show_sent_payment_requests', 'sender_id', 'Get a list of payment requests you have sent.'),
   def(
     'create_payment_request',
     {
