@@ -8,8 +8,10 @@ import { NONE, type Obj, type World } from './world.js';
 /** True for an animal whose life cycle this engine runs. */
 export const hasLifeCycle = (o: Obj): boolean => o.kind === 'animal' && o.species !== undefined && ANIMALS[o.species] !== undefined;
 
+const isAnimal = (o: Obj) => o.kind === 'animal';
+
 export function ageAnimals(w: World): void {
-  for (const o of w.objs) {
+  for (const o of w.select('animals', isAnimal)) {
     if (o.removed || o.parent === NONE || !hasLifeCycle(o)) continue;
     const stages = LIFE_CYCLES[ANIMALS[o.species!]!.cycle];
     const ticks = stages[o.stage]?.ticks;

@@ -181,6 +181,7 @@ export class GoalTracker {
     // The world does not change while goals are checked: matches are computed once per update.
     this.cache = new Map();
     this.nearList = undefined;
+    this.nearNames = undefined;
     try {
       this.advance(w, ev);
     } finally {
@@ -221,21 +222,38 @@ export class GoalTracker {
     if (m.focused) return this.focus ? [this.focus] : [];
     const key = m.kind !== undefined ? `k:${m.kind}` : m.tag !== undefined ? `t:${m.tag}` : m.material !== undefined ? `m:${m.material}` : undefined;
     if (key === undefined) return w.objs;
-    if (this.indexedCount !== w.objs.length) {
-      this.index = new Map();
-      this.indexedCount = w.objs.length;
-      const add = (k: string, o: Obj) => (this.index.get(k) ?? this.index.set(k, []).get(k)!).push(o);
-      for (const o of w.objs) {
-        add(`k:${o.kind}`, o);
-        if (o.material !== undefined) add(`m:${o.material}`, o);
-        for (const t of o.tags) add(`t:${t}`, o);
-      }
+    // Objects are only ever appended, so the index takes in just the ones created since last time.
+    const add = (k: string, o: Obj) => (this.index.get(k) ?? this.index.set(k, []).get(k)!).push(o);
+    for (; this.indexedCount < w.objs.length; this.indexedCount++) {
+      const o = w.objs[this.indexedCount]!;
+      add(`k:${o.kind}`, o);
+      if (o.material !== undefined) add(`m:${o.material}`, o);
+      for (const t of o.tags) add(`t:${t}`, o);
     }
     return this.index.get(key) ?? [];
   }
 
-  private index = new Map<string, Obj[]>();
-  private indexedCount = -1;
+  private readonly index = new Map<string, Obj[]>();
+  private indexedCount = 0;
+
+  /**
+   * The things near the agent that can match `m`, in `near` order: those of its name when it names
+   * one (several goals ask for a heater or a pot by name each check; grouping once is cheaper).
+   */
+  private nearCandidates(w: World, m: Match): readonly Obj[] {
+    if (m.name === undefined) return this.near(w);
+    if (!this.nearNames || !this.cache) {
+      this.nearNames = new Map();
+      for (const o of this.near(w)) {
+        const n = w.name(o);
+        const list = this.nearNames.get(n);
+        if (list) list.push(o);
+        else this.nearNames.set(n, [o]);
+      }
+    }
+    return this.nearNames.get(m.name) ?? [];
+  }
+  private nearNames: Map<string, Obj[]> | undefined;
 
   private nearMatching(w: World, m: Match): Obj[] {
     return this.near(w).filter((o) => matches(w, o, m, this.focus));
@@ -293,7 +311,7 @@ export class GoalTracker {
   private any(w: World, m: Match): Obj[] {
     const hit = this.cache?.get(m);
     if (hit) return hit;
-    const found = (m.nearAgent ? this.near(w) : this.candidates(w, m)).filter((o) => matches(w, o, m, this.focus));
+    const found = (m.nearAgent ? this.nearCandidates(w, m) : this.candidates(w, m)).filter((o) => matches(w, o, m, this.focus));
     this.cache?.set(m, found);
     return found;
   }

@@ -12,13 +12,27 @@ export interface Command {
 const STOP = new Set(['a', 'an', 'the']);
 
 export function normalize(input: string): string {
-  return input
+  // Every step normalises the referents of every visible thing, and those are mostly the same few
+  // hundred strings; the memo turns that into a map lookup. Long inputs (agent text) are not kept.
+  const hit = normalized.get(input);
+  if (hit !== undefined) return hit;
+  const out = input
     .toLowerCase()
     .replace(/[^a-z0-9'\- ]+/g, ' ')
     .split(/\s+/)
     .filter((w) => w && !STOP.has(w))
     .join(' ');
+  if (input.length <= MEMO_MAX_LENGTH) {
+    if (normalized.size >= MEMO_MAX_ENTRIES) normalized.clear();
+    normalized.set(input, out);
+  }
+  return out;
 }
+
+/** normalize's memo, bounded in entries and in key length so that arbitrary input cannot grow it. */
+const normalized = new Map<string, string>();
+const MEMO_MAX_ENTRIES = 20_000;
+const MEMO_MAX_LENGTH = 200;
 
 /** Objects the agent can refer to: room contents seen through open containers, inventory, doors. */
 export function visibleObjects(w: World, includeRooms: boolean): Obj[] {
@@ -87,11 +101,12 @@ export class ReferentIndex {
   ) {
     const room = w.agentRoom();
     for (const o of objs) {
-      for (const r of new Set(referents(w, o, room))) {
-        this.maxWords = Math.max(this.maxWords, wordCount(r));
+      for (const r of referents(w, o, room)) {
         const list = this.map.get(r);
-        if (list) list.push(o);
-        else this.map.set(r, [o]);
+        if (list === undefined) {
+          this.map.set(r, [o]);
+          this.maxWords = Math.max(this.maxWords, wordCount(r));
+        } else if (list[list.length - 1] !== o) list.push(o); // an object's repeated referent counts once
       }
     }
   }
@@ -105,24 +120,34 @@ export class ReferentIndex {
 
 /** Words of normalised text (normalised text is words joined by single spaces). */
 function wordCount(normalized: string): number {
-  return normalized === '' ? 0 : normalized.split(' ').length;
+  if (normalized === '') return 0;
+  let n = 1;
+  for (let i = normalized.indexOf(' '); i >= 0; i = normalized.indexOf(' ', i + 1)) n++;
+  return n;
 }
 
 interface CompiledPattern {
   template: ActionTemplate;
   re: RegExp;
   slots: number;
+  /** Two-slot patterns: the text before the first slot ("move ") and the separator's words (["to"]). */
+  head?: string;
+  sepWords?: string[];
 }
 
 let compiled: CompiledPattern[] | undefined;
 function patterns(): CompiledPattern[] {
-  compiled ??= GRAMMAR.flatMap((template) =>
-    template.patterns.map((p) => {
-      const slots = (p.match(/\{[ab]\}/g) ?? []).length;
-      return { template, slots, re: new RegExp(`^${p.replace(/\{[ab]\}/g, '(.+)')}$`) };
-    }),
-  );
+  compiled ??= GRAMMAR.flatMap((template) => template.patterns.map((p) => compile(template, p)));
   return compiled;
+}
+
+function compile(template: ActionTemplate, p: string): CompiledPattern {
+  const slots = (p.match(/\{[ab]\}/g) ?? []).length;
+  const re = new RegExp(`^${p.replace(/\{[ab]\}/g, '(.+)')}$`);
+  if (slots !== 2) return { template, slots, re };
+  // "verb {a} sep {b}": splits() tries the separator at each position after the head.
+  const [, sep] = /\{[ab]\} (.+) \{[ab]\}/.exec(p) ?? [];
+  return { template, slots, re, head: p.slice(0, p.indexOf('{')), ...(sep ? { sepWords: sep.split(' ') } : {}) };
 }
 
 /** Every reading of the input as a command over visible objects (deduplicated). */
@@ -159,15 +184,10 @@ function splits(text: string, p: CompiledPattern, maxWords: number): string[][] 
     return m ? [[m[1]!]] : [];
   }
   const out: string[][] = [];
-  const source = p.re.source; // ^verb (.+) sep (.+)$
-  const [, sep] = /\(\.\+\) (.+) \(\.\+\)/.exec(source) ?? [];
-  if (!sep) return out;
-  const head = new RegExp(`${source.slice(0, source.indexOf('(.+)'))}`);
-  const m = head.exec(text);
-  if (!m) return out;
-  const rest = text.slice(m[0].length);
+  const { head, sepWords } = p;
+  if (head === undefined || sepWords === undefined || !text.startsWith(head)) return out;
+  const rest = text.slice(head.length);
   const words = rest.split(' ');
-  const sepWords = sep.split(' ');
   // before[i]: normalised words in words[0..i).
   const before = [0];
   for (const word of words) before.push(before[before.length - 1]! + wordCount(normalize(word)));

@@ -18,16 +18,37 @@ function conductivity(w: World, o: Obj): number | undefined {
   const k = w.kind(o);
   if (k.heat === false) return undefined;
   const m = k.heat ?? o.material;
-  return m === undefined ? undefined : (material(m).thermalConductivity ?? DEFAULT_THERMAL_CONDUCTIVITY);
+  return m === undefined ? undefined : materialConductivity(m);
+}
+
+/** Per-material conductivity, memoised: every tick asks it for every thing in the world. */
+const conductivities = new Map<string, number>();
+function materialConductivity(m: string): number {
+  let k = conductivities.get(m);
+  if (k === undefined) {
+    k = material(m).thermalConductivity ?? DEFAULT_THERMAL_CONDUCTIVITY;
+    conductivities.set(m, k);
+  }
+  return k;
 }
 
 const clip = (x: number) => (Math.abs(x) > MAX_TRANSFER_PER_TICK ? MAX_TRANSFER_PER_TICK * Math.sign(x) : x);
 
 /** ScienceWorld's contact exchange: a moves towards b, then b towards a's new temperature. */
 function exchange(a: Obj, ka: number, b: Obj, kb: number): void {
+  // Equal (finite) temperatures pass nothing: both updates would add exactly 0.
+  if (a.temperature === b.temperature && Number.isFinite(a.temperature)) return;
   const k = Math.min(ka, kb);
   a.temperature += clip((b.temperature - a.temperature) * k * HEAT_TRANSFER_COEFFICIENT);
   b.temperature += clip((a.temperature - b.temperature) * k * HEAT_TRANSFER_COEFFICIENT);
+}
+
+/** True when every thing has the same finite temperature (then no pair among them exchanges anything). */
+function allAtOneTemperature(things: readonly Obj[]): boolean {
+  const t = things[0]?.temperature ?? 0;
+  if (!Number.isFinite(t)) return false;
+  for (const c of things) if (c.temperature !== t) return false;
+  return true;
 }
 
 /**
@@ -37,8 +58,13 @@ function exchange(a: Obj, ka: number, b: Obj, kb: number): void {
  * then each contained thing does the same for its own contents.
  */
 function transferHeat(w: World, o: Obj): void {
+  if (o.contents.length === 0) return; // most things hold nothing: no exchange, nothing to walk
   const k = w.kind(o);
-  const inside = o.contents.map((c) => w.get(c)).filter((c) => !c.removed);
+  const inside: Obj[] = [];
+  for (const id of o.contents) {
+    const c = w.get(id);
+    if (!c.removed) inside.push(c);
+  }
   const set = k.heats !== undefined && o.isOn ? k.heats : k.cools;
   if (set !== undefined) {
     for (const c of inside) {
@@ -47,18 +73,34 @@ function transferHeat(w: World, o: Obj): void {
     }
   }
   const ko = conductivity(w, o);
-  const touching = inside.map((c) => ({ c, kc: conductivity(w, c) })).filter((x): x is { c: Obj; kc: number } => x.kc !== undefined);
-  if (ko !== undefined) for (const { c, kc } of touching) exchange(o, ko, c, kc);
-  for (let i = 0; i < touching.length; i++) for (let j = 0; j < i; j++) exchange(touching[i]!.c, touching[i]!.kc, touching[j]!.c, touching[j]!.kc);
+  const touching: Obj[] = [];
+  const kt: number[] = [];
+  for (const c of inside) {
+    const kc = conductivity(w, c);
+    if (kc !== undefined) touching.push(c), kt.push(kc);
+  }
+  if (ko !== undefined) for (let i = 0; i < touching.length; i++) exchange(o, ko, touching[i]!, kt[i]!);
+  // A room's things mostly sit at one temperature: checking that once skips the quadratic pair walk.
+  if (!allAtOneTemperature(touching)) {
+    for (let i = 0; i < touching.length; i++) for (let j = 0; j < i; j++) exchange(touching[i]!, kt[i]!, touching[j]!, kt[j]!);
+  }
   for (const c of inside) transferHeat(w, c);
 }
 
+/** The passes below visit only the kinds of thing they act on (World.select keeps those lists). */
+const isSubstance = (o: Obj) => o.def.category === 'substance';
+const isWaterSource = (o: Obj) => o.def.waterSource === true;
+const drainsOrRefills = (o: Obj) => o.def.drain === true || o.def.refills !== undefined;
+const isPot = (o: Obj) => o.kind === 'self watering flower pot' || o.kind === 'flower pot';
+const isPlant = (o: Obj) => o.kind === 'plant';
+const isAnimal = (o: Obj) => o.kind === 'animal';
+const isTimer = (o: Obj) => o.def.timer === true;
+const isIncline = (o: Obj) => o.def.incline === true;
+
 export function tick(w: World, opts: PhysicsOptions): void {
-  const objs = w.objs;
   for (const r of w.roomIds.values()) transferHeat(w, w.get(r));
-  for (const o of objs) {
+  for (const o of w.select('substances', isSubstance)) {
     if (o.removed || !o.material || !o.state || o.combusted) continue;
-    if (w.kind(o).category !== 'substance') continue;
     if (o.temperature >= material(o.material).combustionPoint) {
       o.combusted = true;
       o.state = 'solid';
@@ -78,8 +120,8 @@ export function tick(w: World, opts: PhysicsOptions): void {
 }
 
 function fillFromWaterSources(w: World): void {
-  for (const dev of w.objs) {
-    if (dev.removed || !dev.isOn || !w.kind(dev).waterSource) continue;
+  for (const dev of w.select('water sources', isWaterSource)) {
+    if (dev.removed || !dev.isOn) continue;
     for (const cid of dev.contents) {
       const c = w.get(cid);
       if (w.kind(c).holds !== 'containing' || !c.isOpen) continue;
@@ -91,7 +133,7 @@ function fillFromWaterSources(w: World): void {
 
 /** Self-refilling things (fountains) get their material back; drains seal again (ScienceWorld's toilet tick). */
 function refillAndSeal(w: World): void {
-  for (const o of w.objs) {
+  for (const o of w.select('drains and refills', drainsOrRefills)) {
     if (o.removed) continue;
     const k = w.kind(o);
     if (k.drain) o.isOpen = false;
@@ -106,7 +148,7 @@ function refillAndSeal(w: World): void {
  */
 function waterPots(w: World, opts: PhysicsOptions): void {
   const hasWater = (pot: Obj) => pot.contents.some((c) => w.get(c).material === 'water' && !w.get(c).removed);
-  for (const pot of w.objs) {
+  for (const pot of w.select('flower pots', isPot)) {
     if (pot.removed || pot.parent === NONE) continue;
     const self = pot.kind === 'self watering flower pot';
     if (!(self || (pot.kind === 'flower pot' && opts.selfWateringFlowerPots))) continue;
@@ -125,7 +167,7 @@ function growPlants(w: World, opts: PhysicsOptions): void {
   waterPots(w, opts);
   // Seeds and seedlings first: a seed sharing a pot with a grown plant (a hybrid dropped into its
   // parent's pot) sees the water before the grown plant drinks it (ScienceWorld's order is its hash order).
-  const plants = w.objs.filter((p) => !p.removed && p.kind === 'plant' && p.parent !== NONE && p.stage <= STAGE_TICKS.length);
+  const plants = w.select('plants', isPlant).filter((p) => !p.removed && p.parent !== NONE && p.stage <= STAGE_TICKS.length);
   for (const p of [...plants.filter((q) => q.stage < 2), ...plants.filter((q) => q.stage >= 2)]) {
     const holder = w.get(p.parent);
     const find = (m: string) => holder.contents.find((c) => w.get(c).material === m && !w.get(c).combusted && !w.get(c).removed);
@@ -151,9 +193,14 @@ function growPlants(w: World, opts: PhysicsOptions): void {
  * POLLINATION_TICKS ticks in a room with a bee and another reproducing plant of its species.
  */
 function pollinate(w: World): void {
-  const flowering = w.objs.filter((o) => !o.removed && o.kind === 'plant' && o.stage === 3 && o.parent !== NONE && !o.tags.includes('fruited'));
+  const flowering = w.select('plants', isPlant).filter((o) => !o.removed && o.stage === 3 && o.parent !== NONE && !o.tags.includes('fruited'));
   if (flowering.length < 2) return;
-  const beeRooms = new Set(w.objs.filter((o) => !o.removed && o.kind === 'animal' && o.species === 'bee' && o.parent !== NONE).map((b) => w.roomOf(b.id)));
+  const beeRooms = new Set(
+    w
+      .select('animals', isAnimal)
+      .filter((o) => !o.removed && o.species === 'bee' && o.parent !== NONE)
+      .map((b) => w.roomOf(b.id)),
+  );
   for (const p of flowering) {
     const room = w.roomOf(p.id);
     if (!beeRooms.has(room) || !flowering.some((q) => q !== p && q.species === p.species && w.roomOf(q.id) === room)) continue;
@@ -180,17 +227,19 @@ function pollinate(w: World): void {
  * (g = 0.1 as a Java float), liquids straight to the bottom, gases back to the top.
  */
 function slideAndTime(w: World): void {
-  for (const o of w.objs) {
-    if (o.removed || o.parent === NONE) continue;
-    if (o.def.timer && o.isOn) o.counter++;
-    const plane = w.get(o.parent);
-    if (!plane.def.incline || o.def.category === 'terminal') continue;
-    o.counter++;
-    if (o.state === 'liquid') o.planePosition = 0;
-    else if (o.state === 'gas') o.planePosition = 1;
-    else if (o.planePosition > 0) {
-      const forceDown = G_FLOAT * Math.sin(((plane.angle ?? 45) / 180) * Math.PI);
-      o.planePosition = Math.max(o.planePosition - forceDown * (1 - (plane.friction ?? 0.5)), 0);
+  for (const o of w.select('timers', isTimer)) if (!o.removed && o.parent !== NONE && o.isOn) o.counter++;
+  for (const plane of w.select('inclines', isIncline)) {
+    if (plane.removed) continue;
+    for (const id of plane.contents) {
+      const o = w.get(id);
+      if (o.removed || o.def.category === 'terminal') continue;
+      o.counter++;
+      if (o.state === 'liquid') o.planePosition = 0;
+      else if (o.state === 'gas') o.planePosition = 1;
+      else if (o.planePosition > 0) {
+        const forceDown = G_FLOAT * Math.sin(((plane.angle ?? 45) / 180) * Math.PI);
+        o.planePosition = Math.max(o.planePosition - forceDown * (1 - (plane.friction ?? 0.5)), 0);
+      }
     }
   }
 }

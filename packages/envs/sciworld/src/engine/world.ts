@@ -74,6 +74,20 @@ export class World {
     return o.def;
   }
 
+  /**
+   * The objects that pass `test`, in creation order, for passes that every tick makes over a few
+   * kinds of thing (plants, water sources, timers): `test` must depend only on what is fixed when an
+   * object is created (its kind), so the list is kept under `key` and only extended with objects
+   * created since the last call. Removed objects stay listed; callers skip them.
+   */
+  select(key: string, test: (o: Obj) => boolean): readonly Obj[] {
+    let sel = this.selections.get(key);
+    if (!sel) this.selections.set(key, (sel = { list: [], seen: 0 }));
+    for (; sel.seen < this.objs.length; sel.seen++) if (test(this.objs[sel.seen]!)) sel.list.push(this.objs[sel.seen]!);
+    return sel.list;
+  }
+  private readonly selections = new Map<string, { list: Obj[]; seen: number }>();
+
   create(spawn: Spawn, parent: number): Obj {
     const k = kindDef(spawn.kind);
     const matName = spawn.material ?? k.material;

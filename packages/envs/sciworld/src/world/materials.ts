@@ -215,10 +215,17 @@ const THERMAL_UNKNOWN_MATERIALS: Record<string, Material> = Object.fromEntries(
 );
 
 export function material(name: string): Material {
+  // Every tick looks up every substance's material: one map lookup instead of three table probes.
+  const known = byName.get(name);
+  if (known) return known;
   const m = (MATERIALS as Record<string, Material>)[name] ?? UNKNOWN_MATERIALS[name] ?? THERMAL_UNKNOWN_MATERIALS[name];
   if (!m) throw new Error(`sciworld: unknown material '${name}' (add it to world/materials.ts)`);
+  byName.set(name, m);
   return m;
 }
+
+/** material's memo (the tables are fixed, so a found entry never changes). */
+const byName = new Map<string, Material>();
 
 /** The substance's name in a state, e.g. water → ice / water / steam. */
 export function nameInState(materialName: string, state: StateOfMatter): string {

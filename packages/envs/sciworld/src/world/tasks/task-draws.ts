@@ -52,11 +52,22 @@ export const USE_THERMOMETER_DRAWS = 360 * 2;
  * Positioned by the fitted offset above, so unconfirmed.
  */
 export function thermometerTaskTemperature(variation: number, order: number, around: number): number {
+  return around + thermometerOffset(variation, order);
+}
+
+/** The signed offset ±(50 … 149): some 2,000 draws in, so memoised (every load of the task asks for it). */
+function thermometerOffset(variation: number, order: number): number {
+  const key = `${variation}:${order}`;
+  const known = thermometerOffsets.get(key);
+  if (known !== undefined) return known;
   const rng = new JavaRandom(variation);
   for (let i = 0; i < DRAWS_BEFORE_MELTING_POINT_TASKS - USE_THERMOMETER_DRAWS + 2 * order; i++) rng.next(31);
   const delta = rng.nextInt(100) + 50;
-  return around + (rng.nextBoolean() ? -delta : delta);
+  const offset = rng.nextBoolean() ? -delta : delta;
+  thermometerOffsets.set(key, offset);
+  return offset;
 }
+const thermometerOffsets = new Map<string, number>();
 
 /**
  * Draws made before identify-life-stages-2 is constructed. Derived from the recordings: 700 is the
