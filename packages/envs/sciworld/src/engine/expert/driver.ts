@@ -24,12 +24,23 @@ export class Driver {
     if (this.game.done) throw new EpisodeOver(`expert: episode ended before '${input}' (score ${this.game.score()})`);
     if (this.actions.length >= this.maxActions) throw new ExpertError(`expert: more than ${this.maxActions} actions`);
     this.actions.push(input);
+    this.visible = undefined;
     return this.game.step(input).observation;
+  }
+
+  /**
+   * What the agent can name now. The world changes only through `send` (the expert reads it and
+   * never edits it), so one index serves every referent chosen between two steps.
+   */
+  private visible: ReferentIndex | undefined;
+  private index(): ReferentIndex {
+    this.visible ??= new ReferentIndex(this.w, visibleObjects(this.w, true));
+    return this.visible;
   }
 
   /** Best referent for an object: the first of its referents that names only it here. */
   ref(o: Obj): string {
-    const index = new ReferentIndex(this.w, visibleObjects(this.w, true));
+    const index = this.index();
     const refs = referents(this.w, o, this.w.agentRoom());
     return refs.find((r) => index.lookup(r).length === 1) ?? refs[0]!;
   }
