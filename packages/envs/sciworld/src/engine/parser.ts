@@ -73,6 +73,8 @@ export function referents(w: World, o: Obj, room: number): string[] {
   if (w.kind(o).incline) refs.push('plane', (o.shown ?? name).replace(/^inclined plane/, 'plane'));
   // A grown plant also answers to its description: "apple tree in the seedling stage", "dead apple tree".
   if (o.kind === 'plant' && o.stage > 0) refs.push(o.stage === TEXT.stageNames.indexOf('dead') ? `dead ${name}` : `${name} in the ${TEXT.stageNames[o.stage]} stage`);
+  // A plant that looks unwell also answers to "sick apple tree", "sick apple tree in the seedling stage".
+  if (o.kind === 'plant' && o.sickly) refs.push(...refs.map((r) => `sick ${r}`));
   // A living thing shown at a life stage ("giant tortoise egg") also answers to that name.
   if (o.shown !== undefined && !w.kind(o).verbatim) refs.push(normalize(o.shown));
   // Substances also answer to their material's name ("chocolate" for solid chocolate, "water" for ice).

@@ -1,7 +1,8 @@
 // Physics by data: heat flows along containment as ScienceWorld's tick passes it, states follow melting/boiling points, combustion
 // leaves ash, sinks fill containers, plants grow with soil and water, circuits need a closed loop.
 import { describe, expect, it } from 'vitest';
-import { World } from './world.js';
+import { World, type Obj } from './world.js';
+import { referents } from './parser.js';
 import { tick } from './physics.js';
 import { sub, type Spawn } from '../world/layout.js';
 
@@ -96,6 +97,38 @@ describe('physics', () => {
     run(wet, 5, true);
     expect(wet.describe(plant)).toBe('a pea plant in the reproducing stage. On the pea plant you see: a flower. ');
   });
+  it('two seeds in one pot compete: the first grows and drinks, the second stays a seedling, looks unwell after 10 dry ticks, dies after 20', () => {
+    const w = world([{ kind: 'flower pot', contents: [{ kind: 'plant', species: 'pea', stage: 0 }, { kind: 'plant', species: 'pea', stage: 0 }, sub('soil')] }]);
+    const [first, second] = w.objs.filter((o) => o.kind === 'plant') as [Obj, Obj];
+    // The first sprouts at tick 10 and drinks the water; the second sprouts a tick later.
+    run(w, 11, true);
+    expect([first.stage, second.stage]).toEqual([1, 1]);
+    // At tick 20 the first turns adult and from then on drinks the refilled water before the second sees it.
+    run(w, 9, true);
+    expect([first.stage, second.stage]).toEqual([2, 1]);
+    run(w, 8, true);
+    expect(w.describe(second)).toBe('a pea plant in the seedling stage');
+    run(w, 1, true);
+    expect(w.describe(second)).toBe('a pea plant in the seedling stage (that looks unwell)');
+    expect(referents(w, second, w.room('kitchen'))).toContain('sick pea plant in seedling stage');
+    run(w, 9, true);
+    expect(second.stage).toBe(1);
+    run(w, 1, true);
+    expect(w.describe(second)).toBe('a dead pea plant');
+    expect(w.describe(first)).toBe('a pea plant in the reproducing stage. On the pea plant you see: a flower. ');
+  });
+  it('a grown plant without soil looks unwell after 2 ticks and dies after 5, its flower withering', () => {
+    const w = world([{ kind: 'flower pot', contents: [{ kind: 'plant', species: 'pea', stage: 3, contents: [{ kind: 'flower' }] }] }]);
+    const plant = w.objs.find((o) => o.kind === 'plant')!;
+    run(w, 1, true);
+    expect(w.describe(plant)).toBe('a pea plant in the reproducing stage. On the pea plant you see: a flower. ');
+    run(w, 1, true);
+    expect(w.describe(plant)).toBe('a pea plant in the reproducing stage (that looks unwell). On the pea plant you see: a flower. ');
+    run(w, 3, true);
+    expect(w.describe(plant)).toBe('a dead pea plant');
+    run(w, 1, true); // the dead plant's own tick drops what it holds
+    expect(w.objs.some((o) => o.kind === 'flower' && !o.removed)).toBe(false);
+  });
   it('powers a bulb only through a closed loop of conductors', () => {
     const w = world([
       { kind: 'battery' },
@@ -136,6 +169,11 @@ describe('physics', () => {
     run(w, 4, true);
     const kids = w.objs.filter((o) => o.tags.includes('offspring'));
     expect(kids).toHaveLength(2);
+    // In its parent's pot a hybrid seed never sees water: the grown parent, first in the pot, drinks it.
+    run(w, 22, true);
+    for (const kid of kids) expect(w.describe(kid)).toBe('a pea seed');
+    // Bedded out in pots of their own, they grow.
+    for (const kid of kids) w.moveTo(kid.id, w.create({ kind: 'flower pot', contents: [sub('soil')] }, w.room('kitchen')).id);
     run(w, 22, true);
     for (const kid of kids) expect(w.describe(kid)).toBe('a pea plant in the adult stage with purple flower color');
     expect(w.describe(w.objs.find((o) => o.genes?.alleles[0] === false && o.genes.alleles[1] === false)!)).toBe(

@@ -1,7 +1,8 @@
 // One world tick: heat transfer along containment, state changes and combustion, water sources,
 // plant growth, and the electrical circuit. Behaviour comes from kind/material data only.
 import { DEFAULT_THERMAL_CONDUCTIVITY, HEAT_TRANSFER_COEFFICIENT, MAX_TRANSFER_PER_TICK, material, stateAt } from '../world/materials.js';
-import { FLOWER_TICKS, POLLINATION_TICKS, STAGE_TICKS } from '../world/grammar.js';
+import { FLOWER_TICKS, PLANT_ENDURANCE, POLLINATION_TICKS, STAGE_TICKS } from '../world/grammar.js';
+import { TEXT } from '../world/text.js';
 import { World, NONE, type Obj } from './world.js';
 import { seedName } from '../world/plant-traits.js';
 import { solveCircuit } from './circuit.js';
@@ -157,34 +158,104 @@ function waterPots(w: World, opts: PhysicsOptions): void {
 }
 
 /**
- * Plants live as ScienceWorld's do, in whatever holds them (after the pots refill): a seed counts the
- * ticks it has water and soil and, after its stage's ticks, drinks the water and sprouts; a seedling
- * grows the same way; an adult or reproducing plant drinks the water every tick and, with soil,
- * counts on; a reproducing plant grows a flower every FLOWER_TICKS ticks while it has none.
- * (ScienceWorld's wilting and dying without water, soil or a mild temperature is not modelled.)
+ * Plants live as ScienceWorld's do, in whatever holds them (after the pots refill), one after another
+ * in creation order (ScienceWorld's is its per-run hash order): a seed counts the ticks it has water
+ * and soil and, after its stage's ticks, drinks the water and sprouts; a seedling grows the same way;
+ * an adult or reproducing plant drinks the water every tick and counts on; a reproducing plant grows
+ * a flower every FLOWER_TICKS ticks while it has none. So two plants sharing a pot compete: the first
+ * one drinks, and a seedling after it goes dry, looks unwell and dies (PLANT_ENDURANCE), as a second
+ * seedling in a shared pot does in the real engine.
  */
 function growPlants(w: World, opts: PhysicsOptions): void {
   waterPots(w, opts);
-  // Seeds and seedlings first: a seed sharing a pot with a grown plant (a hybrid dropped into its
-  // parent's pot) sees the water before the grown plant drinks it (ScienceWorld's order is its hash order).
-  const plants = w.select('plants', isPlant).filter((p) => !p.removed && p.parent !== NONE && p.stage <= STAGE_TICKS.length);
-  for (const p of [...plants.filter((q) => q.stage < 2), ...plants.filter((q) => q.stage >= 2)]) {
-    const holder = w.get(p.parent);
-    const find = (m: string) => holder.contents.find((c) => w.get(c).material === m && !w.get(c).combusted && !w.get(c).removed);
-    const water = find('water');
-    const soil = find('soil') !== undefined;
-    const grown = p.stage >= 2;
-    if (grown && water !== undefined) w.remove(water);
-    if (!soil || (!grown && water === undefined)) continue;
-    p.stageTicks++;
-    if (p.stage === STAGE_TICKS.length) {
-      if (p.stageTicks % FLOWER_TICKS === 0 && !p.contents.some((c) => w.get(c).kind === 'flower')) w.create({ kind: 'flower' }, p.id);
-      continue;
-    }
-    if (p.stageTicks < STAGE_TICKS[p.stage]!) continue;
-    if (!grown && water !== undefined) w.remove(water);
-    p.stage++;
-    p.stageTicks = 0;
+  const dead = TEXT.stageNames.indexOf('dead');
+  for (const p of w.select('plants', isPlant)) {
+    if (p.removed || p.parent === NONE) continue;
+    if (p.stage === dead) shedContents(w, p);
+    else if (p.stage === 0) growSeed(w, p);
+    else growPlant(w, p, dead);
+  }
+}
+
+/** The thing of this material in the plant's holder (water to drink, soil to root in). */
+function inHolder(w: World, p: Obj, m: string): Obj | undefined {
+  for (const id of w.get(p.parent).contents) {
+    const c = w.get(id);
+    if (c.material === m && !c.combusted && !c.removed) return c;
+  }
+  return undefined;
+}
+
+/** A seed waits for water and soil (nothing harms it); after its ticks it drinks the water and sprouts. */
+function growSeed(w: World, p: Obj): void {
+  const water = inHolder(w, p, 'water');
+  if (water === undefined || inHolder(w, p, 'soil') === undefined) return;
+  if (++p.stageTicks < STAGE_TICKS[0]) return;
+  w.remove(water.id);
+  nextStage(p, 1);
+}
+
+/**
+ * A seedling, adult or reproducing plant: grown plants drink every tick; dryness, a missing soil or a
+ * temperature out of bounds stress it (no growth), make it look unwell and in the end kill it. As in
+ * ScienceWorld, a stage change decided later in the same tick replaces an earlier one.
+ */
+function growPlant(w: World, p: Obj, dead: number): void {
+  const stage = p.stage;
+  const counted = p.stageTicks;
+  const grown = stage >= 2;
+  const s = (p.stress ??= { dry: 0, soilless: 0, outOfBounds: 0 });
+  let stressed = false;
+  let sickly = false;
+  const water = inHolder(w, p, 'water');
+  if (water !== undefined) {
+    s.dry = 0;
+    if (grown) w.remove(water.id);
+  } else {
+    const limits = grown ? PLANT_ENDURANCE.dry.grown : PLANT_ENDURANCE.dry.seedling;
+    s.dry++;
+    if (!grown) stressed = true;
+    if (s.dry >= limits.unwell) stressed = sickly = true;
+    if (s.dry >= limits.dies) nextStage(p, dead);
+  }
+  if (inHolder(w, p, 'soil') !== undefined) s.soilless = 0;
+  else {
+    stressed = true;
+    s.soilless++;
+    if (s.soilless >= PLANT_ENDURANCE.soilless.unwell) sickly = true;
+    if (s.soilless >= PLANT_ENDURANCE.soilless.dies) nextStage(p, dead);
+  }
+  if (p.temperature >= PLANT_ENDURANCE.maxC || p.temperature <= PLANT_ENDURANCE.minC) {
+    s.outOfBounds++;
+    sickly = true;
+    if (s.outOfBounds >= PLANT_ENDURANCE.outOfBounds.dies) nextStage(p, dead);
+  } else s.outOfBounds = 0;
+  p.sickly = sickly;
+  if (stressed) return;
+  // Counting goes on in the stage this tick began in (the real stage object finishes its tick, so
+  // reaching the stage's end replaces a death decided above).
+  const ticks = counted + 1;
+  if (p.stage === stage) p.stageTicks = ticks;
+  if (stage === STAGE_TICKS.length) {
+    if (ticks % FLOWER_TICKS === 0 && !p.contents.some((c) => w.get(c).kind === 'flower')) w.create({ kind: 'flower' }, p.id);
+    return;
+  }
+  if (ticks < STAGE_TICKS[stage]!) return;
+  if (!grown && water !== undefined) w.remove(water.id);
+  nextStage(p, stage + 1);
+}
+/** A new life stage starts with its own counts (ScienceWorld makes a new stage object). */
+function nextStage(p: Obj, stage: number): void {
+  p.stage = stage;
+  p.stageTicks = 0;
+  delete p.stress;
+}
+
+/** A dead plant drops what it holds into its holder; its flowers wither away (PlantLifeStageDeath). */
+function shedContents(w: World, p: Obj): void {
+  for (const id of [...p.contents]) {
+    if (w.get(id).kind === 'flower') w.remove(id);
+    else w.moveTo(id, p.parent);
   }
 }
 

@@ -48,6 +48,10 @@ export interface Obj {
   /** Inclined planes: angle (degrees) and friction coefficient of the surface. */
   angle?: number;
   friction?: number;
+  /** Growing plants: ticks in a row without water, without soil, out of temperature bounds (reset on a new stage). */
+  stress?: { dry: number; soilless: number; outOfBounds: number };
+  /** Growing plants that look unwell ("(that looks unwell)", also called "sick …"). */
+  sickly?: boolean;
   /** Ticks counted: stopwatch time while on; for a block, ticks spent on its current incline. */
   counter: number;
   /** Things on an inclined plane: position along it, 1 at the top (where they are put) to 0 at the bottom. */
@@ -288,7 +292,8 @@ export class World {
           // What grows on it (a flower) follows: "a apple tree in the reproducing stage. On the apple tree you see: a flower. "
           const on = this.sortedContents(o);
           const grows = on.length ? `. On the ${this.name(o)} you see: ${on.map((c) => this.describe(c, true)).join(', ')}. ` : '';
-          return `${article(this.name(o))} in the ${TEXT.stageNames[o.stage]} stage${trait}${grows}`;
+          const unwell = o.sickly ? ' (that looks unwell)' : '';
+          return `${article(this.name(o))} in the ${TEXT.stageNames[o.stage]} stage${trait}${unwell}${grows}`;
         }
         return article(name);
       case 'electrical': {

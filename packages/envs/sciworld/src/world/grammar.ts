@@ -130,5 +130,19 @@ export const RECIPES: ReadonlyArray<{ inputs: readonly string[]; product: { name
 export const STAGE_TICKS = [10, 10, 5] as const;
 export const FLOWER_TICKS = 5;
 
+/**
+ * What a growing plant endures (ScienceWorld's PlantLifeStage; seeds endure anything): ticks in a row
+ * without water before it looks unwell and before it dies — a seedling does not grow on meanwhile, a
+ * grown plant only once it looks unwell — ticks without soil (it stops growing at once), and ticks at
+ * or beyond its temperature bounds (0 and 50 °C; it looks unwell at once).
+ */
+export const PLANT_ENDURANCE = {
+  dry: { seedling: { unwell: 10, dies: 20 }, grown: { unwell: 25, dies: 50 } },
+  soilless: { unwell: 2, dies: 5 },
+  outOfBounds: { dies: 5 },
+  minC: 0,
+  maxC: 50,
+} as const;
+
 /** Ticks that flowering plants need bees (and a second flowering plant of their kind) to set fruit. */
 export const POLLINATION_TICKS = 3;
