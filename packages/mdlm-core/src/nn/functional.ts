@@ -104,7 +104,9 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
   }
   const kr = repeatKv(k, rep);
   const vr = repeatKv(v, rep);
-  const scores = mul(matmul(q, transpose(kr, [0, 1, 3, 2])), 1 / Math.sqrt(q.dim(-1))); // (B, H, T, S)
+  // 1/√hd applied to q ([B, H, T, hd]) rather than to the scores ([B, H, T, S]): a pass over T·hd
+  // values instead of T·S, forward and backward (exactly the same numbers when hd is a power of 4).
+  const scores = matmul(mul(q, 1 / Math.sqrt(q.dim(-1))), transpose(kr, [0, 1, 3, 2])); // (B, H, T, S)
   const probs = softmax(mask ? add(scores, mask) : scores, -1);
   return matmul(probs, vr); // (B, H, T, hd)
 }

@@ -42,7 +42,8 @@ function spread(x: Tensor, dy: Tensor, attrs: ReduceAttrs): Tensor {
 }
 
 export const ReduceSum = reduceOp('ReduceSum', ({ inputs: [x], dy, attrs }) => [spread(x!, dy, attrs)]);
-export const ReduceMean = reduceOp('ReduceMean', ({ inputs: [x], dy, attrs }) => [div(spread(x!, dy, attrs), reducedShape('ReduceMean', x!, attrs).count)]);
+// The mean's gradient is divided before it is broadcast back: the same values, one pass over the reduced size instead of x's.
+export const ReduceMean = reduceOp('ReduceMean', ({ inputs: [x], dy, attrs }) => [spread(x!, div(dy, reducedShape('ReduceMean', x!, attrs).count), attrs)]);
 // Ties share the gradient equally, which keeps the rule symmetric.
 export const ReduceMax = reduceOp('ReduceMax', ({ inputs: [x], out, dy, attrs }) => {
   const mask = cast(equal(x!, spread(x!, out, attrs)), x!.dtype);
