@@ -10,11 +10,12 @@
 // --compare N it first trains N steps on the first path and on each other path from the same
 // weights and batches, and prints the largest relative difference of their loss curves.
 //   node gpu-train.bench.mjs --paths cuda:1,cuda:16,webgpu:1 --torch torch.json --profile
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createReadStream, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { causalMask, transformerParams, type TransformerConfig } from '../nn/index.js';
-import { type ProviderName, hostTensor, probeProvider } from '../runtime/index.js';
-import { type Precision, StepRunner, type StepGraphSpec } from '../train/index.js';
+import { type ProviderName, clearSessionCache, hostTensor, probeProvider } from '../runtime/index.js';
+import { type OptimizerLayout, type Precision, StepRunner, type StepGraphSpec } from '../train/index.js';
 import { lmInitParams, lmStepSpec } from './lm-step.js';
 
 const { values } = parseArgs({
@@ -39,7 +40,7 @@ const B = num('batch'),
   T = num('seq'),
   STEPS = num('steps');
 
-function spec(optimizerLayout?: 'flat' | 'per-tensor'): StepGraphSpec {
+function spec(optimizerLayout?: OptimizerLayout): StepGraphSpec {
   return lmStepSpec(C, B, T, causalMask(T), { optimizer: { weightDecay: 0.01 }, clipNorm: 1, ...(optimizerLayout ? { optimizerLayout } : {}) });
 }
 
@@ -59,37 +60,59 @@ function batch(i: number) {
 }
 
 interface Profile {
+  /** Kernel events per step (nodes ORT ran, the Loop's body counted once per iteration). */
+  nodes: number;
   nodeMs: number;
   runMs: number;
-  byOp: [string, number][];
+  /** Op type, ms per step, nodes per step. */
+  byOp: [string, number, number][];
   byProvider: [string, number][];
   copies: number;
 }
 
+type ProfileEvent = { cat: string; name: string; dur: number; args?: { op_name?: string; provider?: string } };
+
+/** ORT's profile, one event per line of its JSON array, read as a stream: at 100M parameters and 64 steps a call it outgrows one string. */
+async function* profileEvents(file: string): AsyncGenerator<ProfileEvent> {
+  for await (const line of createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY })) {
+    const t = line
+      .trim()
+      .replace(/^\[/, '')
+      .replace(/[,\]]+$/, '');
+    if (t.startsWith('{')) yield JSON.parse(t) as ProfileEvent;
+  }
+}
+
 /** Sums an ORT profile (Chrome trace): kernel time per op type and provider, against run time. */
-function summarise(file: string, calls: number): Profile {
-  const events = JSON.parse(readFileSync(file, 'utf8')) as { cat: string; name: string; dur: number; args?: { op_name?: string; provider?: string } }[];
+async function summarise(file: string, calls: number): Promise<Profile> {
   const byOp = new Map<string, number>(),
     byProvider = new Map<string, number>();
   let nodeUs = 0,
     runUs = 0,
-    copies = 0;
-  for (const e of events) {
+    copies = 0,
+    nodes = 0;
+  const countByOp = new Map<string, number>();
+  for await (const e of profileEvents(file)) {
     if (e.cat === 'Session' && e.name === 'model_run') runUs += e.dur;
     if (e.cat !== 'Node' || !e.name.endsWith('_kernel_time')) continue;
     const op = e.args?.op_name ?? '?',
       provider = e.args?.provider ?? '?';
     if (op === 'Loop') continue; // its body's nodes are listed on their own
     nodeUs += e.dur;
+    nodes++;
+    countByOp.set(op, (countByOp.get(op) ?? 0) + 1);
     byOp.set(op, (byOp.get(op) ?? 0) + e.dur);
     byProvider.set(provider, (byProvider.get(provider) ?? 0) + e.dur);
     if (op === 'MemcpyToHost' || op === 'MemcpyFromHost') copies++;
   }
   const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v / 1000 / calls] as [string, number]);
-  return { nodeMs: nodeUs / 1000 / calls, runMs: runUs / 1000 / calls, byOp: top(byOp).slice(0, 12), byProvider: top(byProvider), copies: copies / calls };
+  const byOpTop = top(byOp)
+    .slice(0, 16)
+    .map(([k, ms]) => [k, ms, (countByOp.get(k) ?? 0) / calls] as [string, number, number]);
+  return { nodes: nodes / calls, nodeMs: nodeUs / 1000 / calls, runMs: runUs / 1000 / calls, byOp: byOpTop, byProvider: top(byProvider), copies: copies / calls };
 }
 
-async function benchPath(provider: ProviderName, perCall: number, precision: Precision, layout: 'flat' | 'per-tensor' | undefined) {
+async function benchPath(provider: ProviderName, perCall: number, precision: Precision, layout: OptimizerLayout | undefined) {
   const probe = await probeProvider(provider);
   if (!probe.ok) return { provider, perCall, precision, layout, skipped: probe.reason };
   const s = spec(layout);
@@ -103,16 +126,19 @@ async function benchPath(provider: ProviderName, perCall: number, precision: Pre
   const stepMs = (performance.now() - t0) / (calls * perCall);
   let profile: Profile | undefined;
   if (values.profile) {
-    const prefix = `ort-profile-${provider}-${perCall}`;
+    const prefix = `ort-profile-${provider}-${perCall}-${precision}-${layout ?? 'default'}-${process.pid}`;
     process.env['DIFFWORLD_ORT_PROFILE'] = prefix;
     const profiled = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4 });
     delete process.env['DIFFWORLD_ORT_PROFILE'];
-    await profiled.steps(batches);
-    await profiled.steps(batches);
+    // Two calls of at most 16 steps (the first with its warm-up): the profile holds every node of every step.
+    const some = batches.slice(0, 16);
+    await profiled.steps(some);
+    await profiled.steps(some);
     profiled.endProfiling();
     const file = readdirSync('.').find((f) => f.startsWith(prefix) && f.endsWith('.json'));
     if (file) {
-      profile = summarise(file, 2 * perCall); // per step
+      // A profile that cannot be read costs the profile, not the measured row.
+      profile = await summarise(file, 2 * some.length).catch((e: unknown) => (process.stderr.write(`profile ${file} not summarised: ${String(e)}\n`), undefined));
       rmSync(file);
     }
   }
@@ -120,19 +146,19 @@ async function benchPath(provider: ProviderName, perCall: number, precision: Pre
 }
 
 /** Loss curve of N steps on one path, from the same weights and batches as every other path. */
-async function curve(provider: ProviderName, perCall: number, precision: Precision, layout: 'flat' | 'per-tensor' | undefined, n: number): Promise<number[]> {
+async function curve(provider: ProviderName, perCall: number, precision: Precision, layout: OptimizerLayout | undefined, n: number): Promise<number[]> {
   const runner = await StepRunner.create(spec(layout), init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4 });
   return (await runner.steps(Array.from({ length: n }, (_, i) => batch(i)))).map((r) => r.loss);
 }
 
-/** `provider:stepsPerCall[:fp32|bf16|fp16[:flat|per-tensor]]` (no layout: the runner's default for the provider) */
+/** `provider:stepsPerCall[:fp32|bf16|fp16[:flat|by-shape|per-tensor]]` (no layout: the runner's default for the provider) */
 const parsePath = (path: string) => {
   const [p, k, prec, layout] = path.split(':');
   return {
     provider: p as ProviderName,
     perCall: Number(k ?? 1),
     precision: (prec === 'bf16' ? 'bfloat16' : prec === 'fp16' ? 'float16' : 'float32') as Precision,
-    layout: layout === 'per-tensor' || layout === 'flat' ? (layout as 'flat' | 'per-tensor') : undefined,
+    layout: layout === 'per-tensor' || layout === 'flat' || layout === 'by-shape' ? (layout as OptimizerLayout) : undefined,
   };
 };
 
@@ -159,7 +185,12 @@ async function main() {
   for (const path of paths) {
     const { provider, perCall, precision, layout } = parsePath(path);
     process.stderr.write(`bench ${path} …\n`);
-    rows.push(await benchPath(provider, perCall, precision, layout));
+    const row = await benchPath(provider, perCall, precision, layout);
+    rows.push(row);
+    // Said at once (a later path that fails must not lose it), and each path's sessions released:
+    // three 100M-parameter step sessions (plus their profiled twins) do not fit on one GPU together.
+    process.stderr.write(`  ${path}: ${'skipped' in row ? `skipped (${row.skipped})` : `${row.stepMs.toFixed(1)} ms a step`}\n`);
+    await clearSessionCache();
   }
   // The CUDA provider runs float32 MatMul in TF32 (its default, and onnxruntime-node passes no
   // option to change it); WebGPU computes in float32.
@@ -186,10 +217,10 @@ async function main() {
     if ('skipped' in r || !r.profile) continue;
     const p = r.profile;
     console.log(
-      `\nprofile ${r.provider}:${r.perCall} ${precision(r)} ${r.layout ?? 'default'} (per step): ORT run ${p.runMs.toFixed(1)} ms, kernels ${p.nodeMs.toFixed(1)} ms (${((100 * p.nodeMs) / Math.max(p.runMs, 1e-9)).toFixed(0)}%), host↔device copy nodes ${p.copies.toFixed(1)}`,
+      `\nprofile ${r.provider}:${r.perCall} ${precision(r)} ${r.layout ?? 'default'} (per step): ORT run ${p.runMs.toFixed(1)} ms, ${p.nodes.toFixed(0)} nodes, kernels ${p.nodeMs.toFixed(1)} ms (${((100 * p.nodeMs) / Math.max(p.runMs, 1e-9)).toFixed(0)}%), host↔device copy nodes ${p.copies.toFixed(1)}`,
     );
     console.log(`  by provider: ${p.byProvider.map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(', ')}`);
-    console.log(`  top ops: ${p.byOp.map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
+    console.log(`  top ops (ms per step / nodes per step): ${p.byOp.map(([k, v, n]) => `${k} ${v.toFixed(1)}/${n.toFixed(0)}`).join(', ')}`);
   }
 }
 

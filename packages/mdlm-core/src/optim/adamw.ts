@@ -56,40 +56,69 @@ export function clipByGlobalNorm(grads: readonly Tensor[], maxNorm: number): { g
 }
 
 /**
- * Clipping and AdamW over all parameters at once (multi-tensor, as PyTorch's foreach AdamW): the
- * tensors of each weight-decay group are flattened and concatenated, updated by one chain of
- * elementwise ops, and sliced back to their shapes. Same formulas as clipByGlobalNorm + adamwStep
- * (only the norm's summation order differs). Why: ORT runs a graph node by node, and per-tensor
- * clipping + AdamW is ~18 nodes per parameter — 2,000 of a 12-layer model's 4,600 — while this is
- * ~10 per parameter of which only the 3 slices are kernels.
+ * How `clippedAdamwMultiTensor` joins tensors: 'flat' — each weight-decay group flattened to one
+ * vector; 'by-shape' — tensors of one decay group and one shape (every layer's q_proj, say) stacked
+ * along their first axis, so nothing is reshaped and no single buffer holds a whole group.
  */
-export function clippedAdamwFlat(slots: readonly AdamWSlot[], lr: Tensor, step: Tensor, cfg: AdamWConfig, maxNorm: number): { results: AdamWResult[]; norm: Tensor } {
-  const flat = (ts: readonly Tensor[]) => {
-    const rows = ts.map((t) => (t.rank === 1 ? t : reshape(t, [-1])));
-    return rows.length === 1 ? rows[0]! : concat(rows, 0);
-  };
-  const groups = [true, false].map((decay) => slots.map((s, i) => ({ s, i })).filter(({ s }) => (s.decay ?? true) === decay)).filter((g) => g.length > 0);
-  const grads = groups.map((g) => flat(g.map(({ s }) => s.grad)));
+export type MultiTensorGrouping = 'flat' | 'by-shape';
+
+/**
+ * Clipping and AdamW over many parameters at once (multi-tensor, as PyTorch's foreach AdamW): the
+ * tensors of each group are concatenated, updated by one chain of elementwise ops, and sliced back
+ * to their shapes. Same formulas as clipByGlobalNorm + adamwStep (only the norm's summation order
+ * differs). Why: ORT runs a graph node by node, and per-tensor clipping + AdamW is ~18 nodes per
+ * parameter — 2,000 of a 12-layer model's 4,600 — while this is ~18 per group plus 3 slices per
+ * parameter. 'by-shape' exists for the CUDA provider: 'flat' concatenates ~400 MB per group at
+ * 100M parameters, and those allocations grew the CUDA arena until the host ran out of memory.
+ */
+export function clippedAdamwMultiTensor(
+  slots: readonly AdamWSlot[],
+  lr: Tensor,
+  step: Tensor,
+  cfg: AdamWConfig,
+  maxNorm: number,
+  grouping: MultiTensorGrouping = 'flat',
+): { results: AdamWResult[]; norm: Tensor } {
+  const stacks = (t: Tensor) => grouping === 'by-shape' && t.rank >= 1; // scalars are flattened in either grouping
+  const shapeKey = (t: Tensor) => (stacks(t) ? t.shape.join('x') : '');
+  const keyOf = (s: AdamWSlot) => `${s.decay ?? true}|${shapeKey(s.param)}`;
+  const byKey = new Map<string, { s: AdamWSlot; i: number }[]>();
+  slots.forEach((s, i) => byKey.set(keyOf(s), [...(byKey.get(keyOf(s)) ?? []), { s, i }]));
+  // Decaying groups first, then in order of first appearance (the norm's summation order).
+  const groups = [...byKey.values()].sort((a, b) => Number(b[0]!.s.decay ?? true) - Number(a[0]!.s.decay ?? true));
+  // Rows along axis 0: same-shaped tensors stack as they are; 'flat' groups become vectors.
+  const rows = (t: Tensor) => (stacks(t) || t.rank === 1 ? t : reshape(t, [-1]));
+  const join = (ts: readonly Tensor[]) => (ts.length === 1 ? rows(ts[0]!) : concat(ts.map(rows), 0));
+  const grads = groups.map((g) => join(g.map(({ s }) => s.grad)));
   const norm = sqrt(grads.map((g) => reduceSum(mul(g, g))).reduce((a, b) => add(a, b)));
   const clip = maxNorm > 0 && Number.isFinite(maxNorm);
   // torch: coef = max_norm / (norm + 1e-6), clamped to at most 1.
   const coef = clip ? minimum(div(maxNorm, add(norm, 1e-6)), 1) : undefined;
+  // One adamwStep over the joined groups: the bias corrections are computed once for all of them.
+  const joined = adamwStep(
+    groups.map((g, k) => ({
+      param: join(g.map(({ s }) => s.param)),
+      grad: coef ? mul(grads[k]!, coef) : grads[k]!,
+      m: join(g.map(({ s }) => s.m)),
+      v: join(g.map(({ s }) => s.v)),
+      decay: g[0]!.s.decay ?? true,
+    })),
+    lr,
+    step,
+    cfg,
+  );
   const results: AdamWResult[] = new Array(slots.length);
   groups.forEach((g, k) => {
-    const [r] = adamwStep(
-      [{ param: flat(g.map(({ s }) => s.param)), grad: coef ? mul(grads[k]!, coef) : grads[k]!, m: flat(g.map(({ s }) => s.m)), v: flat(g.map(({ s }) => s.v)), decay: g[0]!.s.decay ?? true }],
-      lr,
-      step,
-      cfg,
-    );
+    const r = joined[k]!;
     let offset = 0;
     for (const { s, i } of g) {
-      const n = s.param.shape.reduce((a: number, b) => a * Number(b), 1);
+      const shape = s.param.shape;
+      const n = stacks(s.param) ? Number(shape[0]) : shape.reduce((a: number, b) => a * Number(b), 1);
       const back = (x: Tensor) => {
         const part = g.length === 1 ? x : slice(x, [offset], [offset + n], [0]);
-        return s.param.rank === 1 ? part : reshape(part, s.param.shape);
+        return stacks(s.param) || s.param.rank === 1 ? part : reshape(part, shape);
       };
-      results[i] = { param: back(r!.param), m: back(r!.m), v: back(r!.v) };
+      results[i] = { param: back(r.param), m: back(r.m), v: back(r.v) };
       offset += n;
     }
   });

@@ -10,6 +10,7 @@ export {
   type InputSpec,
   type LossFn,
   type StepGraphSpec,
+  type OptimizerLayout,
 } from './step.js';
 export { StepRunner, autocastFor, type StepRunnerOptions, type StepResult, type Precision, type ScalerState } from './runner.js';
 export { buildLoopStepModel, loopNames } from './loop-step.js';

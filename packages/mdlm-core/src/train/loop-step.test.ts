@@ -7,7 +7,7 @@ import { type HostTensor, hostTensor } from '../runtime/index.js';
 import { loopNames } from './loop-step.js';
 import { emitOnnx } from '../graph/index.js';
 import { StepRunner, type StepResult } from './runner.js';
-import { type StepGraphSpec, buildFusedStep } from './step.js';
+import { type OptimizerLayout, type StepGraphSpec, buildFusedStep } from './step.js';
 import { tinyBd3Problem } from './testing/tiny-bd3.js';
 
 type Batch = Readonly<Record<string, HostTensor>>;
@@ -93,12 +93,14 @@ describe('the K-step Loop graph', () => {
   });
 });
 
-describe('the flat (multi-tensor) optimizer', () => {
-  it('gives the per-tensor AdamW + clipping results (float64, 12 steps, clipping active) with far fewer nodes', async () => {
+describe('the multi-tensor optimizer layouts (flat, by-shape)', () => {
+  it('give the per-tensor AdamW + clipping results (float64, 12 steps, clipping active) with far fewer nodes', async () => {
     const base: StepGraphSpec = {
       params: [
         { name: 'w1', shape: [8, 8] },
         { name: 'b1', shape: [8], decay: false },
+        { name: 'w3', shape: [8, 8] },
+        { name: 'b3', shape: [8], decay: false },
         { name: 'w2', shape: [4, 8] },
         { name: 'b2', shape: [4], decay: false },
         { name: 's', shape: [1, 1, 2] },
@@ -108,7 +110,7 @@ describe('the flat (multi-tensor) optimizer', () => {
         { name: 'y', dtype: 'int64', shape: [16] },
         { name: 'm', dtype: 'float64', shape: [16] },
       ],
-      loss: (p, b) => ({ loss: crossEntropy(linear(tanh(linear(b.x!, p.w1!, p.b1!)), p.w2!, add(p.b2!, reduceSum(p.s!))), b.y!, b.m!).loss }),
+      loss: (p, b) => ({ loss: crossEntropy(linear(tanh(linear(tanh(linear(b.x!, p.w1!, p.b1!)), p.w3!, p.b3!)), p.w2!, add(p.b2!, reduceSum(p.s!))), b.y!, b.m!).loss }),
       dtype: 'float64',
       clipNorm: 0.5,
       optimizer: { weightDecay: 0.1 },
@@ -117,6 +119,8 @@ describe('the flat (multi-tensor) optimizer', () => {
     const init = {
       w1: Float64Array.from(randn(next, 64), (v) => v * 0.3),
       b1: new Float64Array(8),
+      w3: Float64Array.from(randn(next, 64), (v) => v * 0.3),
+      b3: Float64Array.from(randn(next, 8), (v) => v * 0.1),
       w2: Float64Array.from(randn(next, 32), (v) => v * 0.3),
       b2: new Float64Array(4),
       s: Float64Array.of(0.1, -0.2),
@@ -130,24 +134,31 @@ describe('the flat (multi-tensor) optimizer', () => {
       ),
       m: hostTensor('float64', new Float64Array(16).fill(1), [16]),
     }));
-    const run = async (optimizerLayout: 'flat' | 'per-tensor') => {
+    const run = async (optimizerLayout: OptimizerLayout) => {
       const runner = await StepRunner.create({ ...base, optimizerLayout }, init, { provider: 'cpu', schedule: () => 0.05 });
       return { results: await runner.steps(batches), snap: await runner.snapshot() };
     };
-    const flat = await run('flat'),
-      per = await run('per-tensor');
+    const per = await run('per-tensor');
     expect(per.results.some((r) => r.gradNorm > 0.5)).toBe(true); // clipping did act
-    flat.results.forEach((r, i) => {
-      expect(r.loss).toBeCloseTo(per.results[i]!.loss, 10);
-      expect(r.gradNorm).toBeCloseTo(per.results[i]!.gradNorm, 10);
-    });
-    expect(Object.keys(flat.snap).sort()).toEqual(Object.keys(per.snap).sort());
-    for (const [name, t] of Object.entries(per.snap)) {
-      expect(flat.snap[name]!.dims, name).toEqual(t.dims);
-      const a = flat.snap[name]!.data as Float64Array;
-      (t.data as Float64Array).forEach((v, i) => expect(Math.abs(v - a[i]!), name).toBeLessThan(1e-10));
+    for (const layout of ['flat', 'by-shape'] as const) {
+      const multi = await run(layout);
+      multi.results.forEach((r, i) => {
+        expect(r.loss, layout).toBeCloseTo(per.results[i]!.loss, 10);
+        expect(r.gradNorm, layout).toBeCloseTo(per.results[i]!.gradNorm, 10);
+      });
+      expect(Object.keys(multi.snap).sort()).toEqual(Object.keys(per.snap).sort());
+      for (const [name, t] of Object.entries(per.snap)) {
+        expect(multi.snap[name]!.dims, name).toEqual(t.dims);
+        const a = multi.snap[name]!.data as Float64Array;
+        (t.data as Float64Array).forEach((v, i) => expect(Math.abs(v - a[i]!), `${layout} ${name}`).toBeLessThan(1e-10));
+      }
     }
-    const nodes = (optimizerLayout: 'flat' | 'per-tensor') => emitOnnx(buildFusedStep({ ...base, optimizerLayout })).nodeCount;
+    const nodes = (optimizerLayout: OptimizerLayout) => emitOnnx(buildFusedStep({ ...base, optimizerLayout })).nodeCount;
     expect(nodes('flat')).toBeLessThan(nodes('per-tensor'));
+    // by-shape stacks w1 with w3 and b1 with b3 (two chains where per-tensor has four).
+    const ops = (optimizerLayout: OptimizerLayout) => emitOnnx(buildFusedStep({ ...base, optimizerLayout })).model.nodes.map((n) => n.opType);
+    expect(ops('per-tensor').filter((o) => o === 'Sqrt').length).toBe(2 + 7);
+    expect(ops('by-shape').filter((o) => o === 'Sqrt').length).toBe(2 + 5); // the norm and √bc2, then one AdamW chain per group: [8,8]×2 [4,8] [1,1,2] / [8]×2 [4]
+    expect(ops('by-shape').filter((o) => o === 'Concat').length).toBe(4 * 2); // grads, params, m, v of the two stacked groups
   });
 });

@@ -111,15 +111,12 @@ export class StepRunner {
     if (precision !== 'float32' && (baseSpec.dtype ?? 'float32') !== 'float32') throw new RangeError(`StepRunner: precision ${precision} needs float32 state, the spec's dtype is ${baseSpec.dtype}`);
     const provider = opts.provider ?? (await selectProvider());
     const autocast = autocastFor(precision, provider);
-    // The flat optimizer's 400 MB concatenations made the CUDA provider's memory grow past the
-    // H200 host's 128 GB at 100M parameters (measured 2026-12-01); per-tensor there until understood.
-    const optimizerLayout = baseSpec.optimizerLayout ?? (provider === 'cuda' ? 'per-tensor' : 'flat');
     const scaling = precision === 'float16' ? { ...LOSS_SCALING_DEFAULTS, ...opts.lossScaling } : undefined;
     if (scaling && !(Number.isInteger(scaling.growthInterval) && scaling.growthInterval >= 1))
       throw new RangeError(`StepRunner: lossScaling.growthInterval must be a positive integer, got ${scaling.growthInterval}`);
     if (scaling && !(scaling.initScale > 0 && Number.isFinite(scaling.initScale))) throw new RangeError(`StepRunner: lossScaling.initScale must be a finite positive number, got ${scaling.initScale}`);
     if (opts.scaler && !scaling) throw new RangeError(`StepRunner: a loss scaler state was given, but precision ${precision} does not scale the loss`);
-    const spec: StepGraphSpec = { ...baseSpec, optimizerLayout, ...(autocast ? { autocast } : {}), ...(scaling ? { lossScaling: { growthInterval: scaling.growthInterval } } : {}) };
+    const spec: StepGraphSpec = { ...baseSpec, ...(autocast ? { autocast } : {}), ...(scaling ? { lossScaling: { growthInterval: scaling.growthInterval } } : {}) };
     const dtype = spec.dtype ?? 'float32';
     const accum = opts.gradAccum ?? 1;
     if (!Number.isInteger(accum) || accum < 1) throw new RangeError(`StepRunner: gradAccum must be a positive integer, got ${accum}`);

@@ -3,7 +3,7 @@
 // `apply` graph updates once. Parameters and moments are graph inputs and outputs, named with
 // Hugging Face module paths so checkpoints copy in and out without renaming.
 import { type Autocast, type DType, Graph, type Shape, type Tensor, add, cast, grad, greaterOrEqual, identity, less, mul, not, reciprocal, where } from '../graph/index.js';
-import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clipByGlobalNorm, clippedAdamwFlat } from '../optim/index.js';
+import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clipByGlobalNorm, clippedAdamwMultiTensor } from '../optim/index.js';
 import type { ParamSpec } from '../nn/params.js';
 
 // ParamSpec lives with the model (nn/params.ts); re-exported here for the trainer's callers.
@@ -18,6 +18,8 @@ export interface InputSpec {
 /** Builds the scalar loss from parameter and batch tensors (and may return extra named outputs). */
 export type LossFn = (params: Readonly<Record<string, Tensor>>, batch: Readonly<Record<string, Tensor>>) => { loss: Tensor; outputs?: Record<string, Tensor> };
 
+export type OptimizerLayout = 'flat' | 'by-shape' | 'per-tensor';
+
 export interface StepGraphSpec {
   params: readonly ParamSpec[];
   batch: readonly InputSpec[];
@@ -30,10 +32,13 @@ export interface StepGraphSpec {
   /** Mixed precision of the loss's MatMuls (forward and backward); state stays in `dtype`. */
   autocast?: Autocast;
   /**
-   * 'flat' (default): clipping and AdamW on the concatenated parameters of each weight-decay group
-   * (few ONNX nodes); 'per-tensor': one chain per parameter. Same numbers up to the norm's rounding.
+   * 'by-shape' (default): clipping and AdamW on the parameters of one decay group and shape
+   * stacked (few ONNX nodes, no group-sized buffers: on an H200 at 100M parameters 73 ms a step
+   * against 81 per-tensor); 'flat': on each decay group flattened into one vector (its 400 MB
+   * concatenations grew the CUDA provider's memory past the host's at 100M parameters);
+   * 'per-tensor': one chain per parameter. Same numbers up to the norm's rounding.
    */
-  optimizerLayout?: 'flat' | 'per-tensor';
+  optimizerLayout?: OptimizerLayout;
   /**
    * Dynamic loss scaling (float16 training, as PyTorch's GradScaler): the loss is multiplied by the
    * scale S (input `loss_scale`) before the backward pass and the gradients by 1/S before clipping.
@@ -102,7 +107,8 @@ function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<stri
   const cfg = { ...ADAMW_DEFAULTS, ...spec.optimizer };
   const clipNorm = spec.clipNorm ?? 1.0;
   let results, norm;
-  if ((spec.optimizerLayout ?? 'flat') === 'flat') ({ results, norm } = clippedAdamwFlat(slots, lr, step, cfg, clipNorm));
+  const layout = spec.optimizerLayout ?? 'by-shape';
+  if (layout !== 'per-tensor') ({ results, norm } = clippedAdamwMultiTensor(slots, lr, step, cfg, clipNorm, layout));
   else {
     const clipped = clipByGlobalNorm(grads, clipNorm);
     norm = clipped.norm;
