@@ -4,6 +4,8 @@ import { TEXT } from '../world/text.js';
 import { RECIPES, WAIT_TICKS, type ActionId } from '../world/grammar.js';
 import { World, NONE, type Obj } from './world.js';
 import type { Command } from './parser.js';
+import { hasTemperature } from './physics.js';
+import { javaFormatFixed0 } from './java-format.js';
 import type { GoalEvents } from './goals.js';
 
 export interface ActionContext {
@@ -233,7 +235,9 @@ const HANDLERS: Record<ActionId, Handler> = {
       return ok(TEXT.dig);
     }
     if (!w.kind(tool!).thermometer) return fail(TEXT.notAThermometer(w.name(tool!)));
-    return ok(TEXT.thermometer(Math.round(target!.temperature)), 1, { used: { tool: tool!, target: target! } });
+    const used = { used: { tool: tool!, target: target! } };
+    if (!hasTemperature(w, target!)) return ok(TEXT.noTemperature, 1, used);
+    return ok(TEXT.thermometer(javaFormatFixed0(target!.temperature)), 1, used);
   },
   read: ({ w }, [o]) => ok(o!.text ? TEXT.readText(w.name(o!), o!.text) : TEXT.read(w.name(o!)), 1, { read: o! }),
   flush: ({ w }, [o]) => {

@@ -32,6 +32,18 @@ describe('physics', () => {
     run(cold, 20);
     expect(byName(cold, 'water')!.temperature).toBe(10);
   });
+  it("warms a room's things with its 25 °C air at 0.1 × air's 0.01 of the gap, the later-created thing first", () => {
+    const w = world([{ kind: 'thermometer' }]);
+    const air = byName(w, 'air')!;
+    const thermometer = w.objs.find((o) => o.kind === 'thermometer')!;
+    expect([air.temperature, thermometer.temperature]).toEqual([25, 10]);
+    run(w, 1);
+    expect(thermometer.temperature).toBeCloseTo(10 + 0.001 * 15, 12);
+    expect(air.temperature).toBeCloseTo(25 - 0.001 * (25 - 10.015), 12);
+    run(w, 11);
+    expect(thermometer.temperature).toBeGreaterThan(10.15);
+    expect(w.describe(thermometer)).toContain('reading a temperature of 10 degrees celsius');
+  });
   it('carried things exchange only with each other (the agent has no material)', () => {
     const w = World.build({ kitchen: [] } as never, { openDoors: true, agentRoom: 'kitchen', inventory: [{ kind: 'metal pot', temperature: 50 }, sub('acetic acid')] });
     run(w, 1);

@@ -22,6 +22,11 @@ function conductivity(w: World, o: Obj): number | undefined {
   return m === undefined ? undefined : materialConductivity(m);
 }
 
+/** Whether a thermometer can read the thing: ScienceWorld's things with a material (a temperature). */
+export function hasTemperature(w: World, o: Obj): boolean {
+  return conductivity(w, o) !== undefined;
+}
+
 /** Per-material conductivity, memoised: every tick asks it for every thing in the world. */
 const conductivities = new Map<string, number>();
 function materialConductivity(m: string): number {

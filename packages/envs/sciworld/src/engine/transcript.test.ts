@@ -48,6 +48,7 @@ describe('action feedback', () => {
     'go to bedroom',
     '',
     'move sink to stove',
+    'use thermometer on sink',
   ]);
   const texts = out.map((r) => r.observation);
   it.each([
@@ -62,7 +63,8 @@ describe('action feedback', () => {
     [9, 'The stove is now activated.'],
     [10, 'The stove is already activated.'],
     [11, 'The stove is now deactivated.'],
-    [12, 'the thermometer measures a temperature of 10 degrees celsius'],
+    // The stove has no material (a ScienceWorld device), so it has no temperature to read.
+    [12, "That thing doesn't appear to have a temperature that the thermometer can read."],
     [13, 'Inside the cupboard is: \n\ta ceramic cup (containing nothing)\n\ta drawer\n\ta metal pot (containing nothing)'],
     [14, 'You decide to wait for 1 iterations.'],
     [15, 'You decide to wait for 10 iterations.'],
@@ -70,6 +72,7 @@ describe('action feedback', () => {
     [18, "It's not clear how to get there from here."],
     [19, "Unknown action.  Type 'help' for a list of actions, and 'objects' for a list of possible object referents. "],
     [20, 'The sink is not movable.'],
+    [21, 'the thermometer measures a temperature of 10 degrees celsius'],
   ])('step %i says %j', (i, text) => {
     expect(texts[i]).toBe(text);
   });
@@ -77,7 +80,7 @@ describe('action feedback', () => {
     expect(texts[16]!.startsWith('Task Description:\nYour task is to boil water. For compounds without a boiling point')).toBe(true);
   });
   it('only applied actions are valid', () => {
-    expect(out.map((r) => r.valid)).toEqual([true, true, false, true, true, true, true, false, false, true, false, true, true, true, true, true, true, false, false, false, false]);
+    expect(out.map((r) => r.valid)).toEqual([true, true, false, true, true, true, true, false, false, true, false, true, true, true, true, true, true, false, false, false, false, true]);
   });
 });
 

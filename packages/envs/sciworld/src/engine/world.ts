@@ -1,7 +1,8 @@
 // The object graph: every thing in the world is an Obj with a parent (containment), flags and
 // physical state. Kind behaviour comes from world/kinds.ts; names and texts from world/text.ts.
 import { kindDef, type KindDef } from '../world/kinds.js';
-import { CREATED_C, material, nameInState, type StateOfMatter } from '../world/materials.js';
+import { javaFormatFixed0 } from './java-format.js';
+import { CREATED_C, ROOM_AIR_C, material, nameInState, type StateOfMatter } from '../world/materials.js';
 import { ROOMS, DOORS, type Genes, type Spawn } from '../world/layout.js';
 import { TEXT, article, grownPlantName } from '../world/text.js';
 import { flowerDescription, grownPlantTraits } from '../world/plant-traits.js';
@@ -59,6 +60,9 @@ export interface Obj {
 }
 
 export const NONE = -1;
+
+/** ScienceWorld's plane says "at the top" from the float 0.99f on (0.9900000095367432 as a double). */
+const TOP_OF_PLANE = Math.fround(0.99);
 
 /** The value a plant shows: the dominant one if it carries it, else the recessive one. */
 export function phenotype(g: Genes): string {
@@ -154,7 +158,7 @@ export class World {
       d.rooms = [w.room(a), w.room(b)];
     }
     for (const room of ROOMS) {
-      w.create({ kind: 'substance', material: 'air' }, w.room(room));
+      w.create({ kind: 'substance', material: 'air', temperature: ROOM_AIR_C }, w.room(room));
       for (const s of contents[room] ?? []) w.create(s, w.room(room));
     }
     const agent = w.create({ kind: 'agent', name: 'agent' }, w.room(opts.agentRoom));
@@ -304,7 +308,7 @@ export class World {
       case 'item': {
         // A flower shows its plant's flower traits ("a small flower").
         if (o.kind === 'flower') return flowerDescription(o.parent === NONE ? undefined : this.get(o.parent).genes?.traits);
-        if (k.thermometer) return `${article(name)}, currently reading a temperature of ${Math.round(o.temperature)} degrees celsius`;
+        if (k.thermometer) return `${article(name)}, currently reading a temperature of ${javaFormatFixed0(o.temperature)} degrees celsius`;
         if (k.timer) return `${article(name)}, which is ${o.isOn ? 'activated' : 'deactivated'}. ${detailed ? `The time reads ${o.counter} ticks.` : ''}`;
         if (k.drain) return `A ${name}, which is ${o.isOpen ? 'open' : 'closed'}`;
         const parent = o.parent === NONE ? undefined : this.get(o.parent);
@@ -342,7 +346,7 @@ export class World {
     if (on.length === 0) return `an ${name}`;
     const where = (c: Obj) => {
       if (c.planePosition === 0) return ' at the bottom of the plane';
-      if (c.planePosition >= 0.99) return ' at the top of the plane';
+      if (c.planePosition >= TOP_OF_PLANE) return ' at the top of the plane';
       return ` approximately ${(100 - 100 * c.planePosition).toFixed(0)}% down the plane`;
     };
     return `an ${name}, with: ${on.map((c) => `a ${c.shown ?? this.name(c)}${where(c)}`).join(',')}`;

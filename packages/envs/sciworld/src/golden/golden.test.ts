@@ -12,8 +12,8 @@ const FLOORS: Record<'descriptions' | 'startRooms' | 'startObservations' | 'room
   rooms: 1086,
   roomsUpToTieOrder: 1200,
   wholeTasks: 17,
-  transcriptSteps: 463,
-  wholeTranscripts: 23,
+  transcriptSteps: 464,
+  wholeTranscripts: 24,
   transcriptsWon: 34,
 };
 

@@ -242,6 +242,13 @@ export function stateAt(materialName: string, temperature: number): StateOfMatte
 
 /** Temperature every thing is created at (ScienceWorld's materials start at 10 °C; ice cream at −15). */
 export const CREATED_C = 10;
+/**
+ * Temperature of the air every room is built with: ScienceWorld's locations set their air to 25 °C, so
+ * each tick the air passes 0.1 × 0.01 of its gap to every thing in the room (and back); after a dozen
+ * ticks a thing left in a room is a little over 10 °C (a thermometer going into an oven then reads
+ * 155 where 10.0 °C would read 154).
+ */
+export const ROOM_AIR_C = 25;
 /** ScienceWorld's HEAT_TRANSFER_COEFFICIENT: share of a (conductivity-weighted) gap passed per tick. */
 export const HEAT_TRANSFER_COEFFICIENT = 0.1;
 /** ScienceWorld's MAX_TRANSFER_PER_STEP: no single exchange moves a temperature further than this. */
