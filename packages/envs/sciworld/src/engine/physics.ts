@@ -49,6 +49,31 @@ function exchange(a: Obj, ka: number, b: Obj, kb: number): void {
   b.temperature += clip((a.temperature - b.temperature) * k * HEAT_TRANSFER_COEFFICIENT);
 }
 
+/**
+ * Every pair (i, j < i) exchanges as `exchange` does, on a scratch copy of the temperatures (the
+ * room's pair walk is the tick's hottest loop: a room's air keeps its things apart, so it runs every tick).
+ */
+let scratch = new Float64Array(64);
+function exchangePairs(things: readonly Obj[], ks: readonly number[]): void {
+  const n = things.length;
+  if (scratch.length < n) scratch = new Float64Array(2 * n);
+  const t = scratch;
+  for (let i = 0; i < n; i++) t[i] = things[i]!.temperature;
+  for (let i = 1; i < n; i++) {
+    const ki = ks[i]!;
+    for (let j = 0; j < i; j++) {
+      const a = t[i]!;
+      const b = t[j]!;
+      if (a === b && Number.isFinite(a)) continue;
+      const k = Math.min(ki, ks[j]!);
+      const a2 = a + clip((b - a) * k * HEAT_TRANSFER_COEFFICIENT);
+      t[i] = a2;
+      t[j] = b + clip((a2 - b) * k * HEAT_TRANSFER_COEFFICIENT);
+    }
+  }
+  for (let i = 0; i < n; i++) things[i]!.temperature = t[i]!;
+}
+
 /** True when every thing has the same finite temperature (then no pair among them exchanges anything). */
 function allAtOneTemperature(things: readonly Obj[]): boolean {
   const t = things[0]?.temperature ?? 0;
@@ -87,9 +112,7 @@ function transferHeat(w: World, o: Obj): void {
   }
   if (ko !== undefined) for (let i = 0; i < touching.length; i++) exchange(o, ko, touching[i]!, kt[i]!);
   // A room's things mostly sit at one temperature: checking that once skips the quadratic pair walk.
-  if (!allAtOneTemperature(touching)) {
-    for (let i = 0; i < touching.length; i++) for (let j = 0; j < i; j++) exchange(touching[i]!, kt[i]!, touching[j]!, kt[j]!);
-  }
+  if (!allAtOneTemperature(touching)) exchangePairs(touching, kt);
   for (const c of inside) transferHeat(w, c);
 }
 
