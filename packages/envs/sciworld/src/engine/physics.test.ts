@@ -44,6 +44,20 @@ describe('physics', () => {
     expect(thermometer.temperature).toBeGreaterThan(10.15);
     expect(w.describe(thermometer)).toContain('reading a temperature of 10 degrees celsius');
   });
+  it('a fridge cools while on (it starts on) and stops once deactivated, saying so', () => {
+    const w = world([{ kind: 'fridge', contents: [{ kind: 'tin cup' }] }]);
+    const fridge = w.objs.find((o) => o.kind === 'fridge')!;
+    const cup = w.objs.find((o) => o.kind === 'tin cup')!;
+    expect(fridge.isOn).toBe(true);
+    expect(w.describe(fridge)).toBe('a fridge. The fridge door is closed. ');
+    run(w, 1);
+    expect(cup.temperature).toBeCloseTo(10 + 0.1 * (2 - 10), 12);
+    fridge.isOn = false;
+    expect(w.describe(fridge)).toBe('a fridge, which is turned off. The fridge door is closed. ');
+    const before = cup.temperature;
+    run(w, 1);
+    expect(cup.temperature).toBe(before);
+  });
   it('carried things exchange only with each other (the agent has no material)', () => {
     const w = World.build({ kitchen: [] } as never, { openDoors: true, agentRoom: 'kitchen', inventory: [{ kind: 'metal pot', temperature: 50 }, sub('acetic acid')] });
     run(w, 1);

@@ -96,7 +96,8 @@ function transferHeat(w: World, o: Obj): void {
     const c = w.get(id);
     if (!c.removed) inside.push(c);
   }
-  const set = k.heats !== undefined && o.isOn ? k.heats : k.cools;
+  // Heaters and coolers act only while on (ScienceWorld's coolers start on and can be deactivated).
+  const set = o.isOn ? (k.heats ?? k.cools) : undefined;
   if (set !== undefined) {
     for (const c of inside) {
       if (conductivity(w, c) === undefined) continue;

@@ -59,7 +59,8 @@ describe('action feedback', () => {
     [4, 'The fridge is now closed.'],
     [6, 'You move the tin cup to the inventory.'],
     [7, "That can't be moved there, because the fridge isn't open."],
-    [8, 'The fridge is not something that can be activated.'],
+    // ScienceWorld's fridge is a device that starts on.
+    [8, 'The fridge is already activated.'],
     [9, 'The stove is now activated.'],
     [10, 'The stove is already activated.'],
     [11, 'The stove is now deactivated.'],

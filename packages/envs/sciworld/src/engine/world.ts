@@ -107,7 +107,7 @@ export class World {
       parent: NONE,
       contents: [],
       isOpen: spawn.open ?? !k.openable,
-      isOn: spawn.on ?? false,
+      isOn: spawn.on ?? k.startsOn ?? false,
       temperature: spawn.temperature ?? mat?.temperature ?? CREATED_C,
       combusted: false,
       tags: spawn.tags ? [...spawn.tags] : [],
@@ -325,7 +325,7 @@ export class World {
     }
     if (k.incline) return this.describeIncline(o, name);
     if (k.definite) return `the ${name}`;
-    const onOff = k.showsOnOff ? `, which is turned ${o.isOn ? 'on' : 'off'}` : '';
+    const onOff = k.showsOnOff || (k.mentionsOnlyOff && !o.isOn) ? `, which is turned ${o.isOn ? 'on' : 'off'}` : '';
     if (k.holds === 'containing') return `${article(name)}${onOff} (containing ${list()})`;
     if (k.openable) {
       if (nested) return o.isOpen ? `${article(name)} (containing ${list()})` : article(name);

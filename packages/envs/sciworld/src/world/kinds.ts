@@ -18,8 +18,12 @@ export interface KindDef {
   activatable?: boolean;
   /** Temperature the device drives its contents towards while on. */
   heats?: number;
-  /** Temperature of a cooling appliance (always on, as fridges are). */
+  /** Temperature a cooling appliance drives its contents towards while on (ScienceWorld's coolers start on). */
   cools?: number;
+  /** On when created (ScienceWorld's fridges and freezers). */
+  startsOn?: boolean;
+  /** Mentions being on or off only when off ("a fridge, which is turned off."), as ScienceWorld's coolers. */
+  mentionsOnlyOff?: boolean;
   /** While on, fills containers inside it with water (sinks, bathtubs). */
   waterSource?: boolean;
   movable: boolean;
@@ -111,9 +115,9 @@ export const KINDS = {
   stove: { category: 'device', holds: 'on', activatable: true, heats: 260, movable: false, showsOnOff: true },
   oven: { category: 'device', holds: 'in', openable: true, activatable: true, heats: 540, movable: false, showsOnOff: true },
   'blast furnace': { category: 'device', holds: 'in', openable: true, activatable: true, heats: 3000, movable: false, showsOnOff: true },
-  fridge: { category: 'device', holds: 'in', openable: true, cools: 2, movable: false },
-  freezer: { category: 'device', holds: 'in', openable: true, cools: -18, movable: false },
-  'ultra low temperature freezer': { category: 'device', holds: 'in', openable: true, cools: -86, movable: false },
+  fridge: { category: 'device', holds: 'in', openable: true, activatable: true, startsOn: true, mentionsOnlyOff: true, cools: 2, movable: false },
+  freezer: { category: 'device', holds: 'in', openable: true, activatable: true, startsOn: true, mentionsOnlyOff: true, cools: -18, movable: false },
+  'ultra low temperature freezer': { category: 'device', holds: 'in', openable: true, activatable: true, startsOn: true, mentionsOnlyOff: true, cools: -86, movable: false },
   fountain: { category: 'device', holds: 'containing', movable: false, refills: 'water', heat: 'ceramic' },
   drain: { category: 'item', movable: false, drain: true },
   // tools and loose items
