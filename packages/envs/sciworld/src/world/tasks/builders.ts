@@ -109,7 +109,11 @@ const onWorkshopTable = (s: Spawn) => (c: Contents) => {
   if (!table) throw new Error('sciworld: base world lacks the workshop table');
   (table.contents ??= []).push(s);
 };
-const cupped = (cup: string, material: string, extra: Partial<Spawn> = {}): Spawn => ({ kind: cup as Spawn['kind'], contents: [sub(material, { tags: target, ...extra })] });
+/** A substance in a drawn cup that starts at the substance's temperature (ScienceWorld's liquid cups do: ice cream's at −15 °C). */
+const cupped = (cup: string, material: string, extra: Partial<Spawn> = {}): Spawn => {
+  const temperature = extra.temperature ?? materialOf(material).temperature;
+  return { kind: cup as Spawn['kind'], ...(temperature === undefined ? {} : { temperature }), contents: [sub(material, { tags: target, ...extra })] };
+};
 
 /**
  * The fifteen substances in the real task's order. Water is the kitchen's (or, with the kitchen
@@ -122,8 +126,8 @@ const STATE_SUBSTANCES: StateSubstance[] = [
   { label: 'water', material: 'water', place: (c) => breakKind('kitchen', 'sink')(c) },
   { label: 'ice', material: 'water', place: (c) => inAppliance('kitchen', 'freezer', sub('water', { temperature: -10, tags: target }))(c) },
   { label: 'orange juice', material: 'orange juice', place: () => undefined },
-  { label: 'apple juice', material: 'apple juice', place: (c, cup) => inAppliance('kitchen', 'fridge', cupped(cup('apple juice'), 'apple juice', { temperature: 4 }))(c) },
-  { label: 'chocolate', material: 'chocolate', place: (c) => inAppliance('kitchen', 'fridge', sub('chocolate', { temperature: 4, tags: target }))(c) },
+  { label: 'apple juice', material: 'apple juice', place: (c, cup) => inAppliance('kitchen', 'fridge', cupped(cup('apple juice'), 'apple juice'))(c) },
+  { label: 'chocolate', material: 'chocolate', place: (c) => inAppliance('kitchen', 'fridge', sub('chocolate', { tags: target }))(c) },
   { label: 'marshmallow', material: 'marshmallow', place: (c) => inAppliance('kitchen', 'cupboard', sub('marshmallow', { tags: target }))(c) },
   { label: 'ice cream', material: 'ice cream', place: (c, cup) => inAppliance('kitchen', 'freezer', cupped(cup('ice cream'), 'ice cream'))(c) },
   { label: 'soap', material: 'soap', place: () => undefined },
@@ -367,7 +371,7 @@ const KNOWN_MELT: MeltCandidate[] = MP_TEMPERATURE_POINTS.flatMap((_, t) => {
     // Water comes from the house's own sources; the fridge already holds the orange juice (its drawn cup is unused).
     { name: 'water', meltingPoint: 0, order: t * 7, place: () => undefined },
     { name: 'orange juice', meltingPoint: 0, order: t * 7 + 1, place: () => undefined },
-    { name: 'chocolate', meltingPoint: materialOf('chocolate').meltingPoint, order: t * 7 + 2, place: inAppliance('kitchen', 'fridge', sub('chocolate', { temperature: 4, tags: target })) },
+    { name: 'chocolate', meltingPoint: materialOf('chocolate').meltingPoint, order: t * 7 + 2, place: inAppliance('kitchen', 'fridge', sub('chocolate', { tags: target })) },
     ...['mercury', 'gallium', 'tin', 'lead'].map(metal),
   ];
 });

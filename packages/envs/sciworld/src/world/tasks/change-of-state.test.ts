@@ -40,3 +40,25 @@ describe('change-of-state scoring', () => {
     expect(r.done).toBe(false);
   });
 });
+
+describe('change-of-state substances start as ScienceWorld makes them', () => {
+  // The first melt variation whose world holds this material outside the base house.
+  const find = (m: string) => {
+    for (let v = 0; v < 30; v++) {
+      const { game } = loadTask('melt', v, 'easy');
+      const o = game.w.objs.find((x) => x.material === m && x.tags.length > 0);
+      if (o) return { w: game.w, o };
+    }
+    throw new Error(`no melt variation with ${m}`);
+  };
+  it("ice cream's cup starts at the ice cream's −15 °C (a liquid cup takes its contents' temperature)", () => {
+    const { w, o } = find('ice cream');
+    expect(o.temperature).toBe(-15);
+    expect(w.get(o.parent).temperature).toBe(-15);
+  });
+  it.each(['apple juice', 'chocolate'])('%s starts at 10 °C in the fridge (the fridge cools it from there)', (m) => {
+    const { w, o } = find(m);
+    expect(o.temperature).toBe(10);
+    expect(w.roomOf(o.id)).toBe(w.room('kitchen'));
+  });
+});
