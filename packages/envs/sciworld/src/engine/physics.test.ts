@@ -5,6 +5,7 @@ import { World, type Obj } from './world.js';
 import { referents } from './parser.js';
 import { tick } from './physics.js';
 import { sub, type Spawn } from '../world/layout.js';
+import { stateAt } from '../world/materials.js';
 
 function world(kitchen: Spawn[]): World {
   return World.build({ kitchen } as never, { openDoors: true, agentRoom: 'kitchen', inventory: [] });
@@ -57,6 +58,12 @@ describe('physics', () => {
     const before = cup.temperature;
     run(w, 1);
     expect(cup.temperature).toBe(before);
+  });
+  it('decides states as ScienceWorld: liquid at the melting and at the boiling point themselves', () => {
+    expect(stateAt('water', -1e-9)).toBe('solid');
+    expect(stateAt('water', 0)).toBe('liquid');
+    expect(stateAt('water', 100)).toBe('liquid');
+    expect(stateAt('water', 100 + 1e-9)).toBe('gas');
   });
   it('carried things exchange only with each other (the agent has no material)', () => {
     const w = World.build({ kitchen: [] } as never, { openDoors: true, agentRoom: 'kitchen', inventory: [{ kind: 'metal pot', temperature: 50 }, sub('acetic acid')] });

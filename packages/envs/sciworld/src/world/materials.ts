@@ -204,7 +204,7 @@ const THERMAL_UNKNOWN_MATERIALS: Record<string, Material> = Object.fromEntries(
     {
       bare: true,
       names: { solid: `solid unknown substance ${letter}`, liquid: `liquid unknown substance ${letter}`, gas: `gaseous unknown substance ${letter}` },
-      state: THERMAL_UNKNOWN_CREATED_C > mp ? 'liquid' : 'solid',
+      state: THERMAL_UNKNOWN_CREATED_C < mp ? 'solid' : 'liquid',
       meltingPoint: mp,
       boilingPoint: 5000,
       combustionPoint: NEVER,
@@ -232,12 +232,15 @@ export function nameInState(materialName: string, state: StateOfMatter): string 
   return material(materialName).names?.[state] ?? materialName;
 }
 
-/** The state a material is in at a temperature (ScienceWorld: solid ≤ mp < liquid < bp ≤ gas). */
+/**
+ * The state a material is in at a temperature, as ScienceWorld 1.2.3's StateOfMatter decides it:
+ * solid below the melting point, gas above the boiling point, liquid from one to the other inclusive.
+ */
 export function stateAt(materialName: string, temperature: number): StateOfMatter {
   const m = material(materialName);
-  if (temperature >= m.boilingPoint) return 'gas';
-  if (temperature > m.meltingPoint) return 'liquid';
-  return 'solid';
+  if (temperature < m.meltingPoint) return 'solid';
+  if (temperature > m.boilingPoint) return 'gas';
+  return 'liquid';
 }
 
 /** Temperature every thing is created at (ScienceWorld's materials start at 10 °C; ice cream at −15). */
