@@ -33,7 +33,8 @@ export {
   stopGradient,
   where,
 } from './ops/elementwise.js';
-export { matmul, transposeLast } from './ops/matmul.js';
+export { matmul, matmulHalf, toHalf, fromHalf, transposeLast } from './ops/matmul.js';
+export { withVjp, type CustomVjp } from './custom-vjp.js';
 export { reduceSum, reduceMean, reduceMax } from './ops/reduce.js';
 export { softmax, logSoftmax } from './ops/softmax.js';
 export { reshape, transpose, concat, slice, pad, expand, squeeze, unsqueeze } from './ops/shape-ops.js';

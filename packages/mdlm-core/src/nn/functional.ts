@@ -23,12 +23,23 @@ import {
   slice,
   softmax,
   sqrt,
+  sub,
   tanh,
   transpose,
+  transposeLast,
   unsqueeze,
+  withVjp,
+  matmulHalf,
+  toHalf,
+  fromHalf,
 } from '../graph/index.js';
 
-export const silu = (x: Tensor): Tensor => mul(x, sigmoid(x));
+/** SiLU, x·σ(x), with its closed-form gradient σ(x)·(1 + x − y): four passes where the derived rule takes six. */
+export function silu(x: Tensor): Tensor {
+  const s = sigmoid(x);
+  const y = mul(x, s);
+  return withVjp(y, [x], (dy) => [mul(dy, mul(s, add(sub(x, y), 1)))]);
+}
 
 /** GELU, tanh approximation (ONNX's Erf is not available in float64 on every provider). */
 export function geluTanh(x: Tensor): Tensor {
@@ -44,10 +55,19 @@ export function linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
   return bias ? add(y, bias) : y;
 }
 
-/** LLaMA RMSNorm: x / sqrt(mean(x²) + eps) * weight, over the last axis. */
+/**
+ * LLaMA RMSNorm: x / sqrt(mean(x²) + eps) * weight, over the last axis. Backward in closed form,
+ * with x̂ = x·r and g = dy·w: dx = r·(g − x̂·mean(g·x̂)), dw = Σ dy·x̂ (six passes over x's size
+ * where the derived rule takes nine).
+ */
 export function rmsNorm(x: Tensor, weight: Tensor, eps: number): Tensor {
-  const variance = reduceMean(mul(x, x), [-1], true);
-  return mul(mul(x, rsqrt(add(variance, eps))), weight);
+  const r = rsqrt(add(reduceMean(mul(x, x), [-1], true), eps));
+  const normed = mul(x, r);
+  const y = mul(normed, weight);
+  return withVjp(y, [x, weight], (dy, [needX, needW]) => {
+    const g = mul(dy, weight);
+    return [needX ? mul(sub(g, mul(normed, reduceMean(mul(g, normed), [-1], true))), r) : null, needW ? mul(dy, normed) : null];
+  });
 }
 
 /** cos/sin tables [T, headDim] for positions 0..T-1, halves duplicated (LLaMA's rotate-half form). */
@@ -66,14 +86,23 @@ export function ropeTables(positions: number, headDim: number, theta: number): {
   return { cos, sin };
 }
 
-/** Applies rotary embeddings to x [B, H, T, hd] with tables broadcastable to [T, hd]. */
-export function applyRope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
+/** rotate_half and its transpose: (x1, x2) → (−x2, x1), and (z1, z2) → (z2, −z1). */
+function rotateHalf(x: Tensor, transposed = false): Tensor {
   const hd = x.dim(-1);
   const last = x.rank - 1;
   const x1 = slice(x, [0], [hd / 2], [last]);
   const x2 = slice(x, [hd / 2], [hd], [last]);
-  const rotated = concat([neg(x2), x1], last); // rotate_half
-  return add(mul(x, cos), mul(rotated, sin));
+  return concat(transposed ? [x2, neg(x1)] : [neg(x2), x1], last);
+}
+
+/**
+ * Applies rotary embeddings to x [B, H, T, hd] with tables broadcastable to [T, hd]. The rotation
+ * is linear, so its gradient is the transposed rotation of dy: dx = dy·cos + Rᵀ(dy·sin), one
+ * concatenation where the derived rule pads both halves to full size and adds them.
+ */
+export function applyRope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
+  const y = add(mul(x, cos), mul(rotateHalf(x), sin));
+  return withVjp(y, [x], (dy) => [add(mul(dy, cos), rotateHalf(mul(dy, sin), true))]);
 }
 
 /** Repeats KV heads for grouped-query attention: [B, Hkv, T, hd] → [B, Hkv·rep, T, hd]. */
@@ -106,9 +135,32 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
   const vr = repeatKv(v, rep);
   // 1/√hd applied to q ([B, H, T, hd]) rather than to the scores ([B, H, T, S]): a pass over T·hd
   // values instead of T·S, forward and backward (exactly the same numbers when hd is a power of 4).
-  const scores = matmul(mul(q, 1 / Math.sqrt(q.dim(-1))), transpose(kr, [0, 1, 3, 2])); // (B, H, T, S)
+  const qs = mul(q, 1 / Math.sqrt(q.dim(-1)));
+  const scores = matmul(qs, transposeLast(kr)); // (B, H, T, S)
   const probs = softmax(mask ? add(scores, mask) : scores, -1);
-  return matmul(probs, vr); // (B, H, T, hd)
+  const out = matmul(probs, vr); // (B, H, T, hd)
+  // Backward as flash attention computes it: the softmax's row term Σ_s P·dP equals dO·O (a sum
+  // over hd, not over S), so the [B, H, T, S] tensors are read and written two passes fewer.
+  return withVjp(out, [qs, kr, vr], (dO, [needQ, needK, needV]) => {
+    const dScores = softmaxAttentionGrad(probs, matmulMaybeHalf(dO, transposeLast(vr)), reduceSum(mul(dO, out), [-1], true));
+    const back = (a: Tensor, b: Tensor) => (q.graph.autocast ? fromHalf(matmulHalf(a, b), q.graph.autocast) : matmul(a, b));
+    return [needQ ? back(dScores, kr) : null, needK ? back(transposeLast(dScores), qs) : null, needV ? matmul(transposeLast(probs), dO) : null];
+  });
+}
+
+/** Under autocast the product stays in half precision (see softmaxAttentionGrad); otherwise a plain matmul. */
+const matmulMaybeHalf = (a: Tensor, b: Tensor): Tensor => (a.graph.autocast ? matmulHalf(a, b) : matmul(a, b));
+
+/**
+ * dS = P ⊙ (dP − D), with D = Σ_s P·dP = dO·O per row. Under autocast dP comes out of its MatMul in
+ * half precision and dS goes into two more: computing dS in half precision too (its two ops rounded
+ * there) spares casting both [B, H, T, S] tensors, as a half-precision fused attention does.
+ */
+function softmaxAttentionGrad(probs: Tensor, dP: Tensor, rowTerm: Tensor): Tensor {
+  const ac = probs.graph.autocast;
+  if (!ac) return mul(probs, sub(dP, rowTerm));
+  const round = (x: Tensor) => (ac.emulate ? toHalf(x, ac) : x);
+  return round(mul(toHalf(probs, ac), round(sub(dP, toHalf(rowTerm, ac)))));
 }
 
 /** SwiGLU feed-forward: down(silu(gate(x)) ⊙ up(x)). */

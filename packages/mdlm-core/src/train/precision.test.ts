@@ -30,6 +30,14 @@ describe('bfloat16 mixed precision', () => {
     expect(plain.every((t) => t.dtype === 'float32')).toBe(true);
     for (const [name, t] of g.outputs) expect(t.dtype, name).toBe('float32'); // loss, grad norm, parameters, moments
     expect(emitOnnx(g).model.nodes.some((n) => n.opType === 'Cast' && n.attributes?.['to']?.value === 16)).toBe(true);
+    // Attention's [B, H, T, S] tensors cross precisions twice a layer (scores up to float32 for the
+    // softmax, probabilities down): the backward's softmax term is computed in bfloat16 and every
+    // tensor is cast once however many MatMuls use it, plain or transposed.
+    const square = (t: { shape: readonly unknown[] }) => t.shape.length === 4 && t.shape[2] === t.shape[3];
+    const squareCasts = tensors.filter((t) => t.source.kind === 'op' && t.source.op.name === 'Cast' && square(t));
+    expect(squareCasts.length).toBe(2 * model.nLayers);
+    const castSources = tensors.filter((t) => t.source.kind === 'op' && t.source.op.name === 'Cast').map((t) => `${(t.source as { inputs: readonly { id: number }[] }).inputs[0]!.id}>${t.dtype}`);
+    expect(new Set(castSources).size).toBe(castSources.length);
   });
 
   it('20 steps on the CPU (emulated roundings) stay within 2% of the float32 loss curve and differ from it', async () => {

@@ -1,9 +1,9 @@
 // Batched matrix product with numpy broadcasting of the batch dimensions.
 import { type OpDef, defineOp } from '../op.js';
 import { GraphError, broadcastShapes, formatShape } from '../shape.js';
-import type { Tensor } from '../tensor.js';
+import type { Autocast, Tensor } from '../tensor.js';
 import { cast } from './misc.js';
-import { reshape, transpose } from './shape-ops.js';
+import { Transpose, reshape, transpose } from './shape-ops.js';
 
 /** Swaps the last two axes. */
 export function transposeLast(x: Tensor): Tensor {
@@ -41,13 +41,30 @@ export const MatMul: OpDef<Record<string, never>> = defineOp<Record<string, neve
   },
 });
 
+/**
+ * x in the autocast's half precision (emulated: rounded to it and kept float32). A transposed
+ * operand is cast before its Transpose, so a tensor that MatMuls use both plain and transposed
+ * (attention's probabilities, a weight) is cast once.
+ */
+export function toHalf(x: Tensor, ac: Autocast): Tensor {
+  if (x.source.kind === 'op' && x.source.op === Transpose) return transpose(toHalf(x.source.inputs[0]!, ac), (x.source.attrs as { perm: readonly number[] }).perm);
+  return ac.emulate ? cast(cast(x, ac.dtype), 'float32') : cast(x, ac.dtype);
+}
+
+/** A half-precision result back in float32 (emulated results already are). */
+export const fromHalf = (x: Tensor, ac: Autocast): Tensor => (ac.emulate ? x : cast(x, 'float32'));
+
+/** Under autocast: a @ b in half precision, left in half precision (emulated: rounded float32) for half-precision ops that follow. */
+export function matmulHalf(a: Tensor, b: Tensor): Tensor {
+  const ac = a.graph.autocast;
+  if (!ac) throw new GraphError('MatMul', 'matmulHalf needs the graph to autocast');
+  const y = a.graph.apply(MatMul, [toHalf(a, ac), toHalf(b, ac)], {});
+  return ac.emulate ? toHalf(y, ac) : y;
+}
+
 /** a @ b; under the graph's autocast, float32 operands are multiplied in half precision. */
 export function matmul(a: Tensor, b: Tensor): Tensor {
   const ac = a.graph.autocast;
   if (!ac || a.dtype !== 'float32' || b.dtype !== 'float32') return a.graph.apply(MatMul, [a, b], {});
-  if (ac.emulate) {
-    const round = (x: Tensor) => cast(cast(x, ac.dtype), 'float32');
-    return round(a.graph.apply(MatMul, [round(a), round(b)], {}));
-  }
-  return cast(a.graph.apply(MatMul, [cast(a, ac.dtype), cast(b, ac.dtype)], {}), 'float32');
+  return fromHalf(matmulHalf(a, b), ac);
 }

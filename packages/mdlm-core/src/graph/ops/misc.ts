@@ -17,7 +17,18 @@ export const Cast: OpDef<CastAttrs> = defineOp<CastAttrs>({
   fold: (inputs, { to }, dtype, shape) => foldElementwise(inputs, dtype, shape, (v) => (to === 'bool' ? +(v !== 0) : isFloat(to) ? v : Math.trunc(v))),
 });
 
-export const cast = (x: Tensor, to: DType): Tensor => (x.dtype === to ? x : x.graph.apply(Cast, [x], { to }));
+// One Cast per (tensor, type): autocast casts a shared operand (the normed input of q, k and v;
+// the probabilities in attention's forward and backward) once instead of at every MatMul.
+const casts = new WeakMap<Tensor, Map<DType, Tensor>>();
+
+export function cast(x: Tensor, to: DType): Tensor {
+  if (x.dtype === to) return x;
+  let byType = casts.get(x);
+  if (!byType) casts.set(x, (byType = new Map()));
+  let y = byType.get(to);
+  if (!y) byType.set(to, (y = x.graph.apply(Cast, [x], { to })));
+  return y;
+}
 
 type FillAttrs = { shape: readonly Dim[]; value: number; dtype: DType };
 
