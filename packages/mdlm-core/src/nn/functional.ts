@@ -163,9 +163,23 @@ function softmaxAttentionGrad(probs: Tensor, dP: Tensor, rowTerm: Tensor): Tenso
   return round(mul(toHalf(probs, ac), round(sub(dP, toHalf(rowTerm, ac)))));
 }
 
-/** SwiGLU feed-forward: down(silu(gate(x)) ⊙ up(x)). */
-export function swiglu(x: Tensor, gate: Tensor, up: Tensor, down: Tensor): Tensor {
-  return linear(mul(silu(linear(x, gate)), linear(x, up)), down);
+/**
+ * SwiGLU feed-forward: down(silu(gate(x)) ⊙ up(x)), each projection with its bias when given.
+ * Under autocast the activation between the projections stays in half precision, as PyTorch's
+ * autocast runs it (SiLU and the product take the GEMMs' half-precision outputs): the [.., ffn]
+ * tensors are read and written at half the bytes and never cast (emulated: rounded after each op).
+ */
+export function swiglu(x: Tensor, gate: Tensor, up: Tensor, down: Tensor, bias: { gate?: Tensor; up?: Tensor; down?: Tensor } = {}): Tensor {
+  const ac = x.graph.autocast;
+  if (!ac || x.dtype !== 'float32') return linear(mul(silu(linear(x, gate, bias.gate)), linear(x, up, bias.up)), down, bias.down);
+  const round = (t: Tensor) => (ac.emulate ? toHalf(t, ac) : t);
+  const project = (w: Tensor, b?: Tensor) => {
+    const y = matmulHalf(x, transpose(w, [1, 0]));
+    return b ? round(add(y, toHalf(b, ac))) : y;
+  };
+  const act = round(mul(round(silu(project(gate, bias.gate))), project(up, bias.up)));
+  const y = fromHalf(matmulHalf(act, transpose(down, [1, 0])), ac);
+  return bias.down ? add(y, bias.down) : y;
 }
 
 /**

@@ -4,10 +4,10 @@
 // differ in: tied embeddings, q/k/v(/o) and MLP biases, Qwen3's per-head q/k RMSNorm, and an
 // optional KV cache for decoding. References: HF transformers' modeling_llama.py / modeling_qwen3.py
 // (structure only).
-import { type Tensor, add, concat, gather, gatherND, mul, reshape, slice, transpose } from '../graph/index.js';
+import { type Tensor, add, concat, gather, gatherND, reshape, slice, transpose } from '../graph/index.js';
 import type { ParamSpec } from './params.js';
 import type { RopeScaling } from './config.js';
-import { applyRope, attention, linear, rmsNorm, silu } from './functional.js';
+import { applyRope, attention, linear, rmsNorm, swiglu } from './functional.js';
 
 export interface TransformerConfig {
   vocabSize: number;
@@ -143,10 +143,11 @@ function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: num
   const o = reshape(transpose(attention(qr, kv.key, kv.value, inp.mask, { groupedHeads: inp.groupedAttention === true }), [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
   const x1 = add(x, linear(o, w('self_attn.o_proj.weight'), opt('self_attn.o_proj.bias')));
   const h2 = rmsNorm(x1, w('post_attention_layernorm.weight'), c.rmsEps);
-  // SwiGLU: down(silu(gate(h)) ⊙ up(h)), each projection with its bias when mlpBias is set.
-  const gate = linear(h2, w('mlp.gate_proj.weight'), opt('mlp.gate_proj.bias'));
-  const up = linear(h2, w('mlp.up_proj.weight'), opt('mlp.up_proj.bias'));
-  const mlp = linear(mul(silu(gate), up), w('mlp.down_proj.weight'), opt('mlp.down_proj.bias'));
+  const mlp = swiglu(h2, w('mlp.gate_proj.weight'), w('mlp.up_proj.weight'), w('mlp.down_proj.weight'), {
+    gate: opt('mlp.gate_proj.bias'),
+    up: opt('mlp.up_proj.bias'),
+    down: opt('mlp.down_proj.bias'),
+  });
   return { x: add(x1, mlp), kv, fresh: { key: kNew, value: vNew } };
 }
 
