@@ -8,7 +8,8 @@
 // With --torch FILE (the Python script's JSON) it prints the ratios to PyTorch at each precision.
 // With --profile it also records one ORT profile per path and prints where the time goes. With
 // --compare N it first trains N steps on the first path and on each other path from the same
-// weights and batches, and prints the largest relative difference of their loss curves.
+// weights and batches, and prints the largest relative difference of their loss curves. The first
+// path runs once unreported before the measured ones (--no-warmup skips that).
 //   node gpu-train.bench.mjs --paths cuda:1,cuda:16,webgpu:1 --torch torch.json --profile
 import { createReadStream, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -31,6 +32,7 @@ const { values } = parseArgs({
     steps: { type: 'string', default: '32' },
     torch: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    'no-warmup': { type: 'boolean', default: false },
     compare: { type: 'string', default: '0' },
   },
 });
@@ -112,7 +114,7 @@ async function summarise(file: string, calls: number): Promise<Profile> {
   return { nodes: nodes / calls, nodeMs: nodeUs / 1000 / calls, runMs: runUs / 1000 / calls, byOp: byOpTop, byProvider: top(byProvider), copies: copies / calls };
 }
 
-async function benchPath(provider: ProviderName, perCall: number, precision: Precision, layout: OptimizerLayout | undefined) {
+async function benchPath(provider: ProviderName, perCall: number, precision: Precision, layout: OptimizerLayout | undefined, opts: { profile: boolean } = { profile: values.profile === true }) {
   const probe = await probeProvider(provider);
   if (!probe.ok) return { provider, perCall, precision, layout, skipped: probe.reason };
   const s = spec(layout);
@@ -125,7 +127,7 @@ async function benchPath(provider: ProviderName, perCall: number, precision: Pre
   for (let c = 0; c < calls; c++) last = (await runner.steps(batches)).at(-1)!.loss;
   const stepMs = (performance.now() - t0) / (calls * perCall);
   let profile: Profile | undefined;
-  if (values.profile) {
+  if (opts.profile) {
     const prefix = `ort-profile-${provider}-${perCall}-${precision}-${layout ?? 'default'}-${process.pid}`;
     process.env['DIFFWORLD_ORT_PROFILE'] = prefix;
     const profiled = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4 });
@@ -181,6 +183,14 @@ async function main() {
   const torch = values.torch ? (JSON.parse(readFileSync(values.torch, 'utf8')) as Record<string, number>) : {};
   const paths = values.paths!.split(',');
   if (num('compare') > 0) await compareCurves(paths, num('compare'));
+  // The first path of a process measured 5–8 ms a step slower on the H200 than the same path run
+  // later (the GPU and the process warming up), so one path is run first and not reported.
+  if (!values['no-warmup']) {
+    const first = parsePath(paths[0]!);
+    process.stderr.write(`warm-up ${paths[0]} (not reported) …\n`);
+    await benchPath(first.provider, first.perCall, first.precision, first.layout, { profile: false });
+    await clearSessionCache();
+  }
   const rows = [];
   for (const path of paths) {
     const { provider, perCall, precision, layout } = parsePath(path);
