@@ -142,14 +142,13 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
   // Backward as flash attention computes it: the softmax's row term Σ_s P·dP equals dO·O (a sum
   // over hd, not over S), so the [B, H, T, S] tensors are read and written two passes fewer.
   return withVjp(out, [qs, kr, vr], (dO, [needQ, needK, needV]) => {
-    const dScores = softmaxAttentionGrad(probs, matmulMaybeHalf(dO, transposeLast(vr)), reduceSum(mul(dO, out), [-1], true));
-    const back = (a: Tensor, b: Tensor) => (q.graph.autocast ? fromHalf(matmulHalf(a, b), q.graph.autocast) : matmul(a, b));
-    return [needQ ? back(dScores, kr) : null, needK ? back(transposeLast(dScores), qs) : null, needV ? matmul(transposeLast(probs), dO) : null];
+    const ac = q.graph.autocast;
+    // Under autocast dP stays in half precision and dS is half precision (see softmaxAttentionGrad).
+    const dScores = softmaxAttentionGrad(probs, ac ? matmulHalf(dO, transposeLast(vr)) : matmul(dO, transposeLast(vr)), reduceSum(mul(dO, out), [-1], true));
+    const fromScores = (a: Tensor, b: Tensor) => (ac ? fromHalf(matmulHalf(a, b), ac) : matmul(a, b));
+    return [needQ ? fromScores(dScores, kr) : null, needK ? fromScores(transposeLast(dScores), qs) : null, needV ? matmul(transposeLast(probs), dO) : null];
   });
 }
-
-/** Under autocast the product stays in half precision (see softmaxAttentionGrad); otherwise a plain matmul. */
-const matmulMaybeHalf = (a: Tensor, b: Tensor): Tensor => (a.graph.autocast ? matmulHalf(a, b) : matmul(a, b));
 
 /**
  * dS = P ⊙ (dP − D), with D = Σ_s P·dP = dO·O per row. Under autocast dP comes out of its MatMul in

@@ -68,8 +68,8 @@ export type MultiTensorGrouping = 'flat' | 'by-shape';
  * to their shapes. Same formulas as clipByGlobalNorm + adamwStep (only the norm's summation order
  * differs). Why: ORT runs a graph node by node, and per-tensor clipping + AdamW is ~18 nodes per
  * parameter — 2,000 of a 12-layer model's 4,600 — while this is ~18 per group plus 3 slices per
- * parameter. 'by-shape' exists for the CUDA provider: 'flat' concatenates ~400 MB per group at
- * 100M parameters, and those allocations grew the CUDA arena until the host ran out of memory.
+ * parameter. 'by-shape' is the default: 'flat' concatenates ~400 MB per group at 100M parameters,
+ * and on the CUDA provider those allocations grew its arena until the host ran out of memory.
  */
 export function clippedAdamwMultiTensor(
   slots: readonly AdamWSlot[],
@@ -77,7 +77,7 @@ export function clippedAdamwMultiTensor(
   step: Tensor,
   cfg: AdamWConfig,
   maxNorm: number,
-  grouping: MultiTensorGrouping = 'flat',
+  grouping: MultiTensorGrouping = 'by-shape',
 ): { results: AdamWResult[]; norm: Tensor } {
   const stacks = (t: Tensor) => grouping === 'by-shape' && t.rank >= 1; // scalars are flattened in either grouping
   const shapeKey = (t: Tensor) => (stacks(t) ? t.shape.join('x') : '');
