@@ -947,9 +947,21 @@ function placeSeeds(v: number, contents: Parameters<Builder>[1]): { species: str
  * and 2 plants at each life stage, the bee hive open, near a bee once two plants reproduce, near
  * the fruit.
  */
+/** Soil, then water, then a seed of the species directly in each pot (near the agent): the grow and genetics tasks' pot goals, in the real order. */
+function potGoals(species: string, pots: readonly string[]): Subgoal[] {
+  const inPot = (called: string) => pots.map((name): Subgoal => ({ type: 'directlyIn', match: { called }, container: { name, nearAgent: true } }));
+  return [...inPot('soil'), ...inPot('water'), ...inPot(`${species} seed`)];
+}
+
+/** At least 1…upTo plants of the species at each of the four life stages (blocks of four, stage fastest). */
+function stageCountGoals(species: string, upTo: number): Subgoal[] {
+  const stages: Subgoal[] = [];
+  for (let min = 1; min <= upTo; min++) for (let stage = 0; stage < 4; stage++) stages.push({ type: 'stageCount', species, stage, min });
+  return stages;
+}
+
 function growOptionalGoals(species: string, fruit: boolean): Subgoal[] {
   const pots = [1, 2, 3].map((i) => `flower pot ${i}`);
-  const inPot = (called: string) => pots.map((name): Subgoal => ({ type: 'directlyIn', match: { called }, container: { name, nearAgent: true } }));
   const carried = (m: Match): Subgoal => ({ type: 'directlyIn', match: m, container: { kind: 'agent' } });
   const head: Subgoal[] = [
     { type: 'sameRoom', match: { kind: 'seed jar' } },
@@ -960,13 +972,10 @@ function growOptionalGoals(species: string, fruit: boolean): Subgoal[] {
     { type: 'movedAway' },
     { type: 'inRoom', room: 'greenhouse' },
     { type: 'after', after: [1], goal: { type: 'inRoom', room: 'greenhouse' } },
-    ...inPot('soil'),
-    ...inPot('water'),
-    ...inPot(`${species} seed`),
+    ...potGoals(species, pots),
   ];
   if (!fruit) return head;
-  const stages: Subgoal[] = [];
-  for (let min = 1; min <= 2; min++) for (let stage = 0; stage < 4; stage++) stages.push({ type: 'stageCount', species, stage, min });
+  const stages = stageCountGoals(species, 2);
   const twoReproducing = head.length + 4 + 3;
   return [
     ...head,
@@ -1031,9 +1040,7 @@ const MENDEL_BOX_COLORS = ['red', 'green', 'blue', 'orange'];
  * reproduce — the bee hive open, near a bee, near a grown seed.
  */
 function geneticsOptionalGoals(species: string, pots: string[]): Subgoal[] {
-  const inPot = (called: string) => pots.map((name): Subgoal => ({ type: 'directlyIn', match: { called }, container: { name, nearAgent: true } }));
-  const stages: Subgoal[] = [];
-  for (let min = 1; min <= 6; min++) for (let stage = 0; stage < 4; stage++) stages.push({ type: 'stageCount', species, stage, min });
+  const stages = stageCountGoals(species, 6);
   const jar: Match = { kind: 'seed jar' };
   const head: Subgoal[] = [
     { type: 'sameRoom', match: jar },
@@ -1041,9 +1048,7 @@ function geneticsOptionalGoals(species: string, pots: string[]): Subgoal[] {
     { type: 'movedAway' },
     { type: 'inRoom', room: 'greenhouse' },
     { type: 'after', after: [1], goal: { type: 'inRoom', room: 'greenhouse' } },
-    ...inPot('soil'),
-    ...inPot('water'),
-    ...inPot(`${species} seed`),
+    ...potGoals(species, pots),
   ];
   // "atLeast2Reproducing": the reproducing goal of the second block of four.
   const twoReproducing = head.length + 4 + 3;
