@@ -9,7 +9,8 @@
 // With --profile it also records one ORT profile per path and prints where the time goes. With
 // --compare N it first trains N steps on the first path and on each other path from the same
 // weights and batches, and prints the largest relative difference of their loss curves. The first
-// path runs once unreported before the measured ones (--no-warmup skips that).
+// path runs once unreported before the measured ones (--no-warmup skips that). A path may end in
+// `:op18` to build its graphs at opset 18 (RoPE as a composite) instead of the provider's default.
 //   node gpu-train.bench.mjs --paths cuda:1,cuda:16,webgpu:1 --torch torch.json --profile
 import { createReadStream, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -42,8 +43,8 @@ const B = num('batch'),
   T = num('seq'),
   STEPS = num('steps');
 
-function spec(optimizerLayout?: OptimizerLayout): StepGraphSpec {
-  return lmStepSpec(C, B, T, causalMask(T), { optimizer: { weightDecay: 0.01 }, clipNorm: 1, ...(optimizerLayout ? { optimizerLayout } : {}) });
+function spec(path: BenchPath): StepGraphSpec {
+  return lmStepSpec(C, B, T, causalMask(T), { optimizer: { weightDecay: 0.01 }, clipNorm: 1, ...(path.layout ? { optimizerLayout: path.layout } : {}), ...(path.opset ? { opset: path.opset } : {}) });
 }
 
 const init = () => lmInitParams(C);
@@ -114,10 +115,11 @@ async function summarise(file: string, calls: number): Promise<Profile> {
   return { nodes: nodes / calls, nodeMs: nodeUs / 1000 / calls, runMs: runUs / 1000 / calls, byOp: byOpTop, byProvider: top(byProvider), copies: copies / calls };
 }
 
-async function benchPath(provider: ProviderName, perCall: number, precision: Precision, layout: OptimizerLayout | undefined, opts: { profile: boolean } = { profile: values.profile === true }) {
+async function benchPath(path: BenchPath, opts: { profile: boolean } = { profile: values.profile === true }) {
+  const { provider, perCall, precision } = path;
   const probe = await probeProvider(provider);
-  if (!probe.ok) return { provider, perCall, precision, layout, skipped: probe.reason };
-  const s = spec(layout);
+  if (!probe.ok) return { ...path, skipped: probe.reason };
+  const s = spec(path);
   const runner = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4 });
   const batches = Array.from({ length: perCall }, (_, i) => batch(i));
   await runner.steps(batches); // warm-up: arenas, kernel selection
@@ -128,7 +130,7 @@ async function benchPath(provider: ProviderName, perCall: number, precision: Pre
   const stepMs = (performance.now() - t0) / (calls * perCall);
   let profile: Profile | undefined;
   if (opts.profile) {
-    const prefix = `ort-profile-${provider}-${perCall}-${precision}-${layout ?? 'default'}-${process.pid}`;
+    const prefix = `ort-profile-${path.name.replaceAll(':', '-')}-${process.pid}`;
     process.env['DIFFWORLD_ORT_PROFILE'] = prefix;
     const profiled = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4 });
     delete process.env['DIFFWORLD_ORT_PROFILE'];
@@ -144,32 +146,47 @@ async function benchPath(provider: ProviderName, perCall: number, precision: Pre
       rmSync(file);
     }
   }
-  return { provider, perCall, precision, layout, stepMs, buildMs: runner.buildMs, sessionMs: runner.sessionMs, lastLoss: last, profile };
+  return { ...path, stepMs, buildMs: runner.buildMs, sessionMs: runner.sessionMs, lastLoss: last, profile };
 }
 
 /** Loss curve of N steps on one path, from the same weights and batches as every other path. */
-async function curve(provider: ProviderName, perCall: number, precision: Precision, layout: OptimizerLayout | undefined, n: number): Promise<number[]> {
-  const runner = await StepRunner.create(spec(layout), init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4 });
+async function curve(path: BenchPath, n: number): Promise<number[]> {
+  const runner = await StepRunner.create(spec(path), init(), { provider: path.provider, stepsPerCall: path.perCall, precision: path.precision, schedule: () => 1e-4 });
   return (await runner.steps(Array.from({ length: n }, (_, i) => batch(i)))).map((r) => r.loss);
 }
 
-/** `provider:stepsPerCall[:fp32|bf16|fp16[:flat|by-shape|per-tensor]]` (no layout: the runner's default for the provider) */
-const parsePath = (path: string) => {
-  const [p, k, prec, layout] = path.split(':');
-  return {
-    provider: p as ProviderName,
-    perCall: Number(k ?? 1),
-    precision: (prec === 'bf16' ? 'bfloat16' : prec === 'fp16' ? 'float16' : 'float32') as Precision,
-    layout: layout === 'per-tensor' || layout === 'flat' || layout === 'by-shape' ? (layout as OptimizerLayout) : undefined,
-  };
-};
+interface BenchPath {
+  name: string;
+  provider: ProviderName;
+  perCall: number;
+  precision: Precision;
+  /** Undefined: the runner's default. */
+  layout?: OptimizerLayout;
+  /** Undefined: the runner's default for the provider (`opsetFor`). */
+  opset?: number;
+}
+
+const LAYOUTS: readonly string[] = ['flat', 'by-shape', 'per-tensor'];
+
+/** `provider:stepsPerCall[:fp32|bf16|fp16][:flat|by-shape|per-tensor][:opN]` */
+function parsePath(name: string): BenchPath {
+  const [p, k, ...rest] = name.split(':');
+  const path: BenchPath = { name, provider: p as ProviderName, perCall: Number(k ?? 1), precision: 'float32' };
+  for (const part of rest) {
+    if (part === 'bf16' || part === 'fp16' || part === 'fp32') path.precision = part === 'bf16' ? 'bfloat16' : part === 'fp16' ? 'float16' : 'float32';
+    else if (LAYOUTS.includes(part)) path.layout = part as OptimizerLayout;
+    else if (/^op\d+$/.test(part)) path.opset = Number(part.slice(2));
+    else throw new RangeError(`path ${name}: unknown part "${part}" (precision fp32|bf16|fp16, layout ${LAYOUTS.join('|')}, opset opN)`);
+  }
+  return path;
+}
 
 async function compareCurves(paths: string[], n: number) {
   const [ref, ...others] = paths.map(parsePath);
-  const base = await curve(ref!.provider, ref!.perCall, ref!.precision, ref!.layout, n);
+  const base = await curve(ref!, n);
   console.log(`\nloss curves over ${n} steps against ${paths[0]} (${base[0]!.toFixed(4)} → ${base.at(-1)!.toFixed(4)}):`);
   for (const [i, o] of others.entries()) {
-    const c = await curve(o.provider, o.perCall, o.precision, o.layout, n);
+    const c = await curve(o, n);
     const rel = c.map((l, j) => Math.abs(l - base[j]!) / Math.abs(base[j]!));
     console.log(`  ${paths[i + 1]}: max relative difference ${Math.max(...rel).toExponential(2)} (mean ${(rel.reduce((a, b) => a + b, 0) / n).toExponential(2)}); final loss ${c.at(-1)!.toFixed(4)}`);
   }
@@ -186,16 +203,14 @@ async function main() {
   // The first path of a process measured 5–8 ms a step slower on the H200 than the same path run
   // later (the GPU and the process warming up), so one path is run first and not reported.
   if (!values['no-warmup']) {
-    const first = parsePath(paths[0]!);
     process.stderr.write(`warm-up ${paths[0]} (not reported) …\n`);
-    await benchPath(first.provider, first.perCall, first.precision, first.layout, { profile: false });
+    await benchPath(parsePath(paths[0]!), { profile: false });
     await clearSessionCache();
   }
   const rows = [];
   for (const path of paths) {
-    const { provider, perCall, precision, layout } = parsePath(path);
     process.stderr.write(`bench ${path} …\n`);
-    const row = await benchPath(provider, perCall, precision, layout);
+    const row = await benchPath(parsePath(path));
     rows.push(row);
     // Said at once (a later path that fails must not lose it), and each path's sessions released:
     // three 100M-parameter step sessions (plus their profiled twins) do not fit on one GPU together.
@@ -209,12 +224,12 @@ async function main() {
   console.log('---|---|---|---|---|---|---|---|---|---');
   for (const r of rows) {
     if ('skipped' in r) {
-      console.log(`${r.provider}:${r.perCall} | ${precision(r)} | ${r.layout ?? 'default'} | not available: ${r.skipped} | | | | | |`);
+      console.log(`${r.name} | ${precision(r)} | ${r.layout ?? 'default'} | not available: ${r.skipped} | | | | | |`);
       continue;
     }
     const ratio = (ref?: number) => (ref ? `${(r.stepMs / ref).toFixed(2)}×` : '—');
     console.log(
-      `${r.provider}:${r.perCall} | ${precision(r)} | ${r.layout ?? 'default'} | ${r.stepMs.toFixed(1)} | ${ratio(torch[precision(r)])} | ${ratio(torch['fp32'])} | ${ratio(torch['bf16'])} | ${(r.buildMs / 1000).toFixed(1)} | ${(r.sessionMs / 1000).toFixed(1)} | ${r.lastLoss.toFixed(4)}`,
+      `${r.name} | ${precision(r)} | ${r.layout ?? 'default'} | ${r.stepMs.toFixed(1)} | ${ratio(torch[precision(r)])} | ${ratio(torch['fp32'])} | ${ratio(torch['bf16'])} | ${(r.buildMs / 1000).toFixed(1)} | ${(r.sessionMs / 1000).toFixed(1)} | ${r.lastLoss.toFixed(4)}`,
     );
   }
   if (Object.keys(torch).length)
@@ -227,7 +242,7 @@ async function main() {
     if ('skipped' in r || !r.profile) continue;
     const p = r.profile;
     console.log(
-      `\nprofile ${r.provider}:${r.perCall} ${precision(r)} ${r.layout ?? 'default'} (per step): ORT run ${p.runMs.toFixed(1)} ms, ${p.nodes.toFixed(0)} nodes, kernels ${p.nodeMs.toFixed(1)} ms (${((100 * p.nodeMs) / Math.max(p.runMs, 1e-9)).toFixed(0)}%), host↔device copy nodes ${p.copies.toFixed(1)}`,
+      `\nprofile ${r.name} ${precision(r)} (per step): ORT run ${p.runMs.toFixed(1)} ms, ${p.nodes.toFixed(0)} nodes, kernels ${p.nodeMs.toFixed(1)} ms (${((100 * p.nodeMs) / Math.max(p.runMs, 1e-9)).toFixed(0)}%), host↔device copy nodes ${p.copies.toFixed(1)}`,
     );
     console.log(`  by provider: ${p.byProvider.map(([k, v]) => `${k} ${v.toFixed(1)} ms`).join(', ')}`);
     console.log(`  top ops (ms per step / nodes per step): ${p.byOp.map(([k, v, n]) => `${k} ${v.toFixed(1)}/${n.toFixed(0)}`).join(', ')}`);

@@ -1,7 +1,7 @@
 // The training step both step benchmarks time: a LLaMA-style LM with a fixed attention mask and
 // masked cross-entropy over [B, T] batches, and deterministic small random initial weights.
 import { reshape, typedFrom } from '../graph/index.js';
-import { crossEntropy, ropeTables, transformerForward, transformerParams, type TransformerConfig } from '../nn/index.js';
+import { crossEntropy, ropeInputs, ropeTables, transformerForward, transformerParams, type TransformerConfig } from '../nn/index.js';
 import type { StepGraphSpec } from '../train/index.js';
 
 /** A causal-LM step spec over batches of `input_ids`, `targets`, `weights` ([B, T]) with this [T, T] additive mask. */
@@ -16,8 +16,15 @@ export function lmStepSpec(c: TransformerConfig, B: number, T: number, mask: Flo
       { name: 'weights', dtype: 'float32', shape: [B, T] },
     ],
     loss: (p, b) => {
-      const k = (data: Float64Array, shape: number[]) => b.input_ids!.graph.constant(typedFrom('float32', data), 'float32', shape);
-      const logits = transformerForward(c, p, { inputIds: b.input_ids!, mask: k(mask, [T, T]), cos: k(cos, [T, hd]), sin: k(sin, [T, hd]) });
+      const g = b.input_ids!.graph;
+      const k = (data: Float64Array, shape: number[]) => g.constant(typedFrom('float32', data), 'float32', shape);
+      const positions = g.constant(
+        BigInt64Array.from({ length: B * T }, (_, i) => BigInt(i % T)),
+        'int64',
+        [B, T],
+      );
+      const { rope } = ropeInputs({ cos, sin }, hd, positions);
+      const logits = transformerForward(c, p, { inputIds: b.input_ids!, mask: k(mask, [T, T]), cos: k(cos, [T, hd]), sin: k(sin, [T, hd]), rope });
       return { loss: crossEntropy(reshape(logits, [B * T, c.vocabSize]), reshape(b.targets!, [-1]), reshape(b.weights!, [-1])).loss };
     },
     ...extra,

@@ -5,13 +5,14 @@ import { type DType, type TypedData, toBytes, typedFrom } from './dtype.js';
 import { topoOrder } from './autodiff.js';
 import type { EmitContext } from './op.js';
 import { GraphError, isStatic } from './shape.js';
-import type { Graph } from './tensor.js';
+import { type Graph, DEFAULT_OPSET } from './tensor.js';
 import { type OnnxInitializer, type OnnxModel, type OnnxNode, encodeModel } from '../onnx/model.js';
 
-export const DEFAULT_OPSET = 18;
+export { DEFAULT_OPSET };
 
 export interface EmitOptions {
   name?: string;
+  /** Default: the graph's own (`graph.opset`). */
   opset?: number;
 }
 
@@ -24,7 +25,7 @@ export interface EmittedModel {
 
 export function emitOnnx(graph: Graph, opts: EmitOptions = {}): EmittedModel {
   if (graph.outputs.size === 0) throw new GraphError('emit', 'graph has no outputs');
-  const opset = opts.opset ?? DEFAULT_OPSET;
+  const opset = opts.opset ?? graph.opset;
   if (opset < 17) throw new GraphError('emit', `opset ${opset} is below the supported minimum 17`);
   const names = new Map<number, string>();
   const initializers: OnnxInitializer[] = [];
@@ -57,6 +58,7 @@ export function emitOnnx(graph: Graph, opts: EmitOptions = {}): EmittedModel {
       names.set(t.id, addConstant(t.dtype, t.shape, t.source.data));
     } else if (t.source.kind === 'op') {
       const { op, inputs, attrs } = t.source;
+      if (op.minOpset !== undefined && opset < op.minOpset) throw new GraphError('emit', `${op.name} needs opset ${op.minOpset}, emitting at ${opset}`);
       const name = outputFor.get(t.id) ?? `t${t.id}`;
       const inputNames = inputs.map((x) => names.get(x.id)!);
       const emission = op.onnx(attrs, inputNames, ctx, { inputs, out: t });

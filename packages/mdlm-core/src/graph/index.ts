@@ -37,6 +37,7 @@ export { matmul, matmulHalf, toHalf, fromHalf, transposeLast } from './ops/matmu
 export { withVjp, type CustomVjp } from './custom-vjp.js';
 export { reduceSum, reduceMean, reduceMax } from './ops/reduce.js';
 export { softmax, logSoftmax } from './ops/softmax.js';
+export { rotaryEmbedding } from './ops/rotary.js';
 export { reshape, transpose, concat, slice, pad, expand, squeeze, unsqueeze } from './ops/shape-ops.js';
 export { gather, gatherElements, gatherND, scatterElements, scatterND } from './ops/indexing.js';
 export { cast, fill, zerosLike, cumsum, trilu, triu, tril } from './ops/misc.js';

@@ -48,6 +48,8 @@ export interface OpDef<A extends Attrs = Attrs> {
   infer(inputs: readonly Tensor[], attrs: A): { dtype: DType; shape: Shape };
   onnx(attrs: A, inputs: readonly string[], ctx: EmitContext, node: { inputs: readonly Tensor[]; out: Tensor }): OnnxEmission;
   vjp: VjpRule<A> | typeof NONDIFF;
+  /** The first ONNX opset with this op (default 17): emission at an older one is an error. */
+  readonly minOpset?: number;
   /** Optional evaluation on constants, for constant folding at build time. */
   fold?(inputs: readonly ConstOperand[], attrs: A, dtype: DType, shape: Shape): TypedData | undefined;
 }

@@ -47,10 +47,19 @@ export interface Autocast {
   emulate?: boolean;
 }
 
+/** ONNX opset graphs are emitted at unless they ask for another: 18 loads in every ORT since 1.14 and on each of its providers. */
+export const DEFAULT_OPSET = 18;
+
 export class Graph {
   private nextId = 0;
   /** Mixed precision of the MatMuls built from here on (undefined: as their operands are). */
   autocast: Autocast | undefined;
+  /**
+   * The ONNX opset this graph will be emitted at. Composites use an op of a newer opset only where
+   * the graph allows it (RoPE as one RotaryEmbedding node from 23), so a graph for a provider that
+   * lacks those kernels keeps to 18.
+   */
+  opset = DEFAULT_OPSET;
   readonly inputs: Tensor[] = [];
   readonly outputs = new Map<string, Tensor>();
   private readonly inputNames = new Set<string>();

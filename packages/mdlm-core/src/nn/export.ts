@@ -7,7 +7,7 @@
 //   outputs  logits [batch, seq, vocab]; with a KV cache present.<layer>.key / .value (past ++ new)
 // Protobuf caps one file at 2 GiB; larger models are refused (ONNX external data is not written).
 import { Graph, emitOnnx, sumDims } from '../graph/index.js';
-import { ropeAtPositions, ropeTablesRange } from './rope.js';
+import { ropeInputs, ropeTablesRange } from './rope.js';
 import { type TransformerConfig, decoderForward, headDimOf, transformerParams } from './transformer.js';
 
 export interface ExportOptions {
@@ -52,7 +52,7 @@ export function exportOnnxModel(config: TransformerConfig, weights: ReadonlyMap<
         value: g.input(`past.${i}.value`, 'float32', ['batch', config.nKvHeads, 'past', hd]),
       }))
     : undefined;
-  const out = decoderForward(config, params, { inputIds, mask: bias, cos: ropeAtPositions(tables.cos, hd, positions), sin: ropeAtPositions(tables.sin, hd, positions), ...(past ? { past } : {}) });
+  const out = decoderForward(config, params, { inputIds, mask: bias, ...ropeInputs(tables, hd, positions), ...(past ? { past } : {}) });
   g.output('logits', out.logits);
   if (opts.kvCache)
     out.present.forEach((kv, i) => {

@@ -32,6 +32,7 @@ import {
   matmulHalf,
   toHalf,
   fromHalf,
+  rotaryEmbedding,
 } from '../graph/index.js';
 
 /** SiLU, x·σ(x), with its closed-form gradient σ(x)·(1 + x − y): four passes where the derived rule takes six. */
@@ -53,6 +54,19 @@ export const rsqrt = (x: Tensor): Tensor => reciprocal(sqrt(x));
 export function linear(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
   const y = matmul(x, transpose(weight, [1, 0]));
   return bias ? add(y, bias) : y;
+}
+
+/**
+ * Under autocast: x Wᵀ (+ b) left in half precision (emulated: rounded to it) for the half-precision
+ * ops that follow, as PyTorch's autocast leaves a Linear's output.
+ */
+export function linearHalf(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
+  const ac = x.graph.autocast;
+  if (!ac) throw new GraphError('linearHalf', 'needs the graph to autocast');
+  const y = matmulHalf(x, transpose(weight, [1, 0]));
+  if (!bias) return y;
+  const withBias = add(y, toHalf(bias, ac));
+  return ac.emulate ? toHalf(withBias, ac) : withBias;
 }
 
 /**
@@ -105,6 +119,34 @@ export function applyRope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
   return withVjp(y, [x], (dy) => [add(mul(dy, cos), rotateHalf(mul(dy, sin), true))]);
 }
 
+/** RotaryEmbedding's inputs: [rows, hd/2] float32 tables (one half of a rotate-half row) and each token's row, int64 [B, S]. */
+export interface RopeCache {
+  cos: Tensor;
+  sin: Tensor;
+  positions: Tensor;
+}
+
+// One negated sine table per graph, however many layers rotate back with it.
+const negatedTables = new WeakMap<Tensor, Tensor>();
+
+/**
+ * RoPE on x [B, S, heads·hd] as one RotaryEmbedding node (the graph must target opset ≥ 23), its
+ * gradient the same node with the sine negated (the rotation by −θ). `half`: in the autocast's half
+ * precision, tables included, as the half-precision kernel computes it (emulated: rounded there).
+ */
+export function applyRopeFused(x: Tensor, cache: RopeCache, numHeads: number, half = false): Tensor {
+  const ac = half ? x.graph.autocast : undefined;
+  if (half && !ac) throw new GraphError('rope', 'a half-precision rotation needs the graph to autocast');
+  const inHalf = (t: Tensor) => (ac ? toHalf(t, ac) : t);
+  const round = (t: Tensor) => (ac?.emulate ? toHalf(t, ac) : t);
+  let sinT = negatedTables.get(cache.sin);
+  if (!sinT) negatedTables.set(cache.sin, (sinT = neg(cache.sin)));
+  const [cos, sin, back] = [inHalf(cache.cos), inHalf(cache.sin), inHalf(sinT)];
+  const xs = inHalf(x);
+  const y = rotaryEmbedding(xs, cos, sin, cache.positions, numHeads);
+  return round(withVjp(y, [xs], (dy) => [round(rotaryEmbedding(dy, cos, back, cache.positions, numHeads))]));
+}
+
 /** Repeats KV heads for grouped-query attention: [B, Hkv, T, hd] → [B, Hkv·rep, T, hd]. */
 export function repeatKv(x: Tensor, rep: number): Tensor {
   if (rep === 1) return x;
@@ -120,7 +162,7 @@ export function repeatKv(x: Tensor, rep: number): Tensor {
  * through a broadcasting 5-D MatMul instead of repeating K and V per query head: the same dot
  * products, without copying keys and values rep times per pass (a batched decoder's cost per row).
  */
-export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: { groupedHeads?: boolean } = {}): Tensor {
+export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: { groupedHeads?: boolean; half?: boolean } = {}): Tensor {
   const rep = q.dim(1) / k.dim(1);
   if (!Number.isInteger(rep)) throw new GraphError('attention', `query heads ${q.dim(1)} are not a multiple of KV heads ${k.dim(1)}`);
   if (opts.groupedHeads && rep > 1) {
@@ -133,33 +175,66 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
   }
   const kr = repeatKv(k, rep);
   const vr = repeatKv(v, rep);
+  const ac = q.graph.autocast;
+  // `half` (under autocast): q, k, v and the output in half precision, as the projections around
+  // them leave and take them; scores, softmax and the row term in float32.
+  const half = opts.half === true && ac !== undefined;
+  if (opts.half && !ac) throw new GraphError('attention', 'half-precision attention needs the graph to autocast');
+  const round = (t: Tensor) => (half && ac.emulate ? toHalf(t, ac) : t);
   // 1/√hd applied to q ([B, H, T, hd]) rather than to the scores ([B, H, T, S]): a pass over T·hd
   // values instead of T·S, forward and backward (exactly the same numbers when hd is a power of 4).
-  const qs = mul(q, 1 / Math.sqrt(q.dim(-1)));
-  const scores = matmul(qs, transposeLast(kr)); // (B, H, T, S)
-  const probs = softmax(mask ? add(scores, mask) : scores, -1);
-  const out = matmul(probs, vr); // (B, H, T, hd)
+  const qs = round(mul(q, 1 / Math.sqrt(q.dim(-1))));
+  // A half block takes its scores and gives its probabilities in half precision: the softmax kernel
+  // computes in float32 inside (ORT's, as flash attention), so the [B, H, T, S] tensors are never
+  // cast, at the same rounding points as float32 scores cast up and probabilities cast down.
+  const scores = half ? matmulHalf(qs, transposeLast(kr)) : matmul(qs, transposeLast(kr)); // (B, H, T, S)
+  const probs = round(softmax(mask ? add(scores, half ? toHalf(mask, ac) : mask) : scores, -1));
+  const out = half ? matmulHalf(probs, vr) : matmul(probs, vr); // (B, H, T, hd)
   // Backward as flash attention computes it: the softmax's row term Σ_s P·dP equals dO·O (a sum
   // over hd, not over S), so the [B, H, T, S] tensors are read and written two passes fewer.
   return withVjp(out, [qs, kr, vr], (dO, [needQ, needK, needV]) => {
-    const ac = q.graph.autocast;
-    // Under autocast dP stays in half precision and dS is half precision (see softmaxAttentionGrad).
-    const dScores = softmaxAttentionGrad(probs, ac ? matmulHalf(dO, transposeLast(vr)) : matmul(dO, transposeLast(vr)), reduceSum(mul(dO, out), [-1], true));
-    const fromScores = (a: Tensor, b: Tensor) => (ac ? fromHalf(matmulHalf(a, b), ac) : matmul(a, b));
-    return [needQ ? fromScores(dScores, kr) : null, needK ? fromScores(transposeLast(dScores), qs) : null, needV ? matmul(transposeLast(probs), dO) : null];
+    // Products of half-precision values are exact in float32: the row term is summed there.
+    const rowTerm = half ? reduceSum(mul(fromHalf(dO, ac), fromHalf(out, ac)), [-1], true) : reduceSum(mul(dO, out), [-1], true);
+    // Under autocast dP − D stays in half precision and dS is half precision (see softmaxAttentionGrad).
+    const dScores = softmaxAttentionGrad(probs, shiftedScoreGrad(dO, vr, rowTerm));
+    // Gradients in their inputs' precision: half for a half block, float32 otherwise.
+    const fromScores = (a: Tensor, b: Tensor) => (half ? matmulHalf(a, b) : ac ? fromHalf(matmulHalf(a, b), ac) : matmul(a, b));
+    return [
+      needQ ? fromScores(dScores, kr) : null,
+      needK ? fromScores(transposeLast(dScores), qs) : null,
+      needV ? (half ? matmulHalf(transposeLast(probs), dO) : matmul(transposeLast(probs), dO)) : null,
+    ];
   });
 }
 
 /**
- * dS = P ⊙ (dP − D), with D = Σ_s P·dP = dO·O per row. Under autocast dP comes out of its MatMul in
- * half precision and dS goes into two more: computing dS in half precision too (its two ops rounded
- * there) spares casting both [B, H, T, S] tensors, as a half-precision fused attention does.
+ * dP − D in one GEMM, [dO, −D, 0…] · [V, 1, 0…]ᵀ: the row term rides along as one more column of
+ * the contraction (zeros pad it to a multiple of 8, the tensor cores' alignment), so the
+ * [B, H, T, S] difference is not a pass of its own (a read and a write of that size per layer).
+ * Under autocast the GEMM is half precision and its result rounded once.
  */
-function softmaxAttentionGrad(probs: Tensor, dP: Tensor, rowTerm: Tensor): Tensor {
+function shiftedScoreGrad(dO: Tensor, v: Tensor, rowTerm: Tensor): Tensor {
+  const ac = dO.graph.autocast;
+  const hd = dO.dim(-1);
+  const pad = Math.ceil((hd + 1) / 8) * 8 - hd - 1;
+  const columns = (like: Tensor, values: number[]) =>
+    expand(like.graph.constant(values, like.dtype, [...like.shape.slice(0, -1).map(() => 1), values.length]), [...like.shape.slice(0, -1), values.length]);
+  const zeros = Array<number>(pad).fill(0);
+  const left = concat([dO, cast(neg(rowTerm), dO.dtype), ...(pad ? [columns(dO, zeros)] : [])], -1);
+  const right = concat([v, columns(v, [1, ...zeros])], -1);
+  return ac ? matmulHalf(left, transposeLast(right)) : matmul(left, transposeLast(right));
+}
+
+/**
+ * dS = P ⊙ (dP − D), with D = Σ_s P·dP = dO·O per row. Under autocast dP − D comes out of its MatMul
+ * in half precision and dS goes into two more: computing dS in half precision too (rounded there)
+ * spares casting both [B, H, T, S] tensors, as a half-precision fused attention does.
+ */
+function softmaxAttentionGrad(probs: Tensor, shifted: Tensor): Tensor {
   const ac = probs.graph.autocast;
-  if (!ac) return mul(probs, sub(dP, rowTerm));
+  if (!ac) return mul(probs, shifted);
   const round = (x: Tensor) => (ac.emulate ? toHalf(x, ac) : x);
-  return round(mul(toHalf(probs, ac), round(sub(dP, toHalf(rowTerm, ac)))));
+  return round(mul(toHalf(probs, ac), shifted));
 }
 
 /**
@@ -172,11 +247,7 @@ export function swiglu(x: Tensor, gate: Tensor, up: Tensor, down: Tensor, bias: 
   const ac = x.graph.autocast;
   if (!ac || x.dtype !== 'float32') return linear(mul(silu(linear(x, gate, bias.gate)), linear(x, up, bias.up)), down, bias.down);
   const round = (t: Tensor) => (ac.emulate ? toHalf(t, ac) : t);
-  const project = (w: Tensor, b?: Tensor) => {
-    const y = matmulHalf(x, transpose(w, [1, 0]));
-    return b ? round(add(y, toHalf(b, ac))) : y;
-  };
-  const act = round(mul(round(silu(project(gate, bias.gate))), project(up, bias.up)));
+  const act = round(mul(round(silu(linearHalf(x, gate, bias.gate))), linearHalf(x, up, bias.up)));
   const y = fromHalf(matmulHalf(act, transpose(down, [1, 0])), ac);
   return bias.down ? add(y, bias.down) : y;
 }

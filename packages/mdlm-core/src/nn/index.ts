@@ -1,4 +1,4 @@
-export { silu, geluTanh, rsqrt, linear, rmsNorm, ropeTables, applyRope, repeatKv, attention, swiglu, crossEntropy, oneHot } from './functional.js';
+export { silu, geluTanh, rsqrt, linear, linearHalf, rmsNorm, ropeTables, applyRope, applyRopeFused, type RopeCache, repeatKv, attention, swiglu, crossEntropy, oneHot } from './functional.js';
 export { additiveMask, causalMask, blockCausalMask, fullMask } from './masks.js';
 export {
   type TransformerConfig,
@@ -24,5 +24,5 @@ export {
   validateModelConfig,
   hfArchitecture,
 } from './config.js';
-export { type RopeFrequencies, type RopeTables, ropeFrequencies, ropeTablesAt, ropeTablesRange, ropeAtPositions } from './rope.js';
+export { type RopeFrequencies, type RopeTables, ropeFrequencies, ropeTablesAt, ropeTablesRange, ropeAtPositions, ropeInputs } from './rope.js';
 export { exportOnnxModel, ExportError, ONNX_FILE_LIMIT, type ExportOptions } from './export.js';

@@ -4,6 +4,7 @@
 // attention factor (yarn). Facts: transformers' modeling_rope_utils (the formulas are the papers':
 // NTK-aware scaling, Llama 3.1's frequency bands, YaRN).
 import { GraphError, type Tensor, gather, unsqueeze } from '../graph/index.js';
+import type { RopeCache } from './functional.js';
 import type { RopeScaling } from './config.js';
 import { type TransformerConfig, headDimOf } from './transformer.js';
 
@@ -162,4 +163,28 @@ export function ropeTablesRange(c: TransformerConfig, start: number, count: numb
 export function ropeAtPositions(table: Float64Array, headDim: number, positions: Tensor): Tensor {
   if (table.length % headDim !== 0) throw new GraphError('rope', `a table of ${table.length} values is not a whole number of rows of ${headDim}`);
   return unsqueeze(gather(positions.graph.constant(table, 'float32', [table.length / headDim, headDim]), positions, 0), [1]);
+}
+
+/**
+ * Both forms of RoPE's inputs for `decoderForward` at int64 `positions` [B, S]: the rows gathered
+ * as [B, 1, S, headDim] for the composite rotation, and the tables' first halves ([rows, headDim/2])
+ * with the positions for the fused one (RotaryEmbedding, on graphs at opset ≥ 23). The form a graph
+ * does not use costs nothing: emission drops it.
+ */
+export function ropeInputs(tables: RopeTables, headDim: number, positions: Tensor): { cos: Tensor; sin: Tensor; rope: RopeCache } {
+  // ORT's kernel wants at least as many rows as the sequence is long (bd3's [x_t ; x_0] rows are twice
+  // the positions); the rows past the table are never picked. (A dynamic length is an inference
+  // graph's, which stays at opset 18.)
+  const seq = typeof positions.shape[1] === 'number' ? positions.shape[1] : 0;
+  const half = (table: Float64Array) => {
+    const rows = table.length / headDim;
+    const out = new Float32Array((Math.max(rows, seq) * headDim) / 2);
+    for (let r = 0; r < rows; r++) out.set(table.subarray(r * headDim, r * headDim + headDim / 2), (r * headDim) / 2);
+    return positions.graph.constant(out, 'float32', [out.length / (headDim / 2), headDim / 2]);
+  };
+  return {
+    cos: ropeAtPositions(tables.cos, headDim, positions),
+    sin: ropeAtPositions(tables.sin, headDim, positions),
+    rope: { cos: half(tables.cos), sin: half(tables.sin), positions },
+  };
 }

@@ -4,10 +4,10 @@
 // differ in: tied embeddings, q/k/v(/o) and MLP biases, Qwen3's per-head q/k RMSNorm, and an
 // optional KV cache for decoding. References: HF transformers' modeling_llama.py / modeling_qwen3.py
 // (structure only).
-import { type Tensor, add, concat, gather, gatherND, reshape, slice, transpose } from '../graph/index.js';
+import { type Tensor, add, concat, fromHalf, gather, gatherND, reshape, slice, toHalf, transpose } from '../graph/index.js';
 import type { ParamSpec } from './params.js';
 import type { RopeScaling } from './config.js';
-import { applyRope, attention, linear, rmsNorm, swiglu } from './functional.js';
+import { type RopeCache, applyRope, applyRopeFused, attention, linear, linearHalf, rmsNorm, swiglu } from './functional.js';
 
 export interface TransformerConfig {
   vocabSize: number;
@@ -99,6 +99,11 @@ export interface ForwardInputs {
   /** RoPE rows of the new tokens' positions: [T, hd], or [B, 1, T, hd] when rows differ per sequence. */
   cos: Tensor;
   sin: Tensor;
+  /**
+   * The same rotation as half tables and positions (`ropeInputs` gives both forms): on a graph that
+   * targets opset ≥ 23, each layer's q and k are rotated by one RotaryEmbedding node instead.
+   */
+  rope?: RopeCache;
   /** Per-layer cache from earlier calls (`present` of the previous step); omit for a full pass. */
   past?: readonly KvPair[];
   /** Only positions [start, end) get logits (block diffusion trains on the x_t half only: the LM head then runs over T rows, not 2T). */
@@ -129,18 +134,30 @@ function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: num
   const split = (y: Tensor, n: number) => reshape(y, [b!, t!, n, hd]); // (B, T, n, hd)
   const heads = (y: Tensor) => transpose(y, [0, 2, 1, 3]); // (B, n, T, hd)
   const h = rmsNorm(x, w('input_layernorm.weight'), c.rmsEps);
-  let q = split(linear(h, w('self_attn.q_proj.weight'), opt('self_attn.q_proj.bias')), c.nHeads);
-  let k = split(linear(h, w('self_attn.k_proj.weight'), opt('self_attn.k_proj.bias')), c.nKvHeads);
-  if (c.qkNorm) {
-    q = rmsNorm(q, w('self_attn.q_norm.weight'), c.rmsEps);
-    k = rmsNorm(k, w('self_attn.k_norm.weight'), c.rmsEps);
-  }
-  const qr = applyRope(heads(q), inp.cos, inp.sin);
-  const kNew = applyRope(heads(k), inp.cos, inp.sin);
-  const vNew = heads(split(linear(h, w('self_attn.v_proj.weight'), opt('self_attn.v_proj.bias')), c.nKvHeads));
-  const past = inp.past?.[i];
-  const kv: KvPair = past ? { key: concat([past.key, kNew], 2), value: concat([past.value, vNew], 2) } : { key: kNew, value: vNew };
-  const o = reshape(transpose(attention(qr, kv.key, kv.value, inp.mask, { groupedHeads: inp.groupedAttention === true }), [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
+  // Under autocast (a training step) q, k, v, the rotation and attention's output stay in half
+  // precision from the projections that make them to the one that takes them: no float32 round
+  // trip of each [B, T, H·hd] tensor, as PyTorch's autocast runs the block.
+  const ac = x.graph.autocast;
+  const half = ac !== undefined && x.dtype === 'float32' && !inp.past;
+  const project = (name: string) => (half ? linearHalf : linear)(h, w(`self_attn.${name}.weight`), opt(`self_attn.${name}.bias`)); // (B, T, n·hd)
+  const float = (y: Tensor) => (half ? fromHalf(y, ac) : y);
+  const normed = (y: Tensor, n: number, name: string) => reshape(rmsNorm(split(float(y), n), w(`self_attn.${name}.weight`), c.rmsEps), [b!, t!, n * hd]);
+  const fused = inp.rope && x.graph.opset >= 23 ? inp.rope : undefined;
+  // RoPE on (B, T, n·hd): one RotaryEmbedding node where the graph allows it, else the composite in float32.
+  const rotate = (y: Tensor, n: number) => {
+    if (fused) return heads(split(applyRopeFused(y, fused, n, half), n));
+    const r = applyRope(heads(split(float(y), n)), inp.cos, inp.sin);
+    return half ? toHalf(r, ac) : r;
+  };
+  const q = c.qkNorm ? normed(project('q_proj'), c.nHeads, 'q_norm') : project('q_proj');
+  const k = c.qkNorm ? normed(project('k_proj'), c.nKvHeads, 'k_norm') : project('k_proj');
+  const qr = rotate(q, c.nHeads);
+  const kNew = rotate(k, c.nKvHeads);
+  const vNew = heads(split(project('v_proj'), c.nKvHeads));
+  const pastKv = inp.past?.[i];
+  const kv: KvPair = pastKv ? { key: concat([pastKv.key, kNew], 2), value: concat([pastKv.value, vNew], 2) } : { key: kNew, value: vNew };
+  const att = attention(qr, kv.key, kv.value, inp.mask, { groupedHeads: inp.groupedAttention === true, half });
+  const o = reshape(transpose(att, [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
   const x1 = add(x, linear(o, w('self_attn.o_proj.weight'), opt('self_attn.o_proj.bias')));
   const h2 = rmsNorm(x1, w('post_attention_layernorm.weight'), c.rmsEps);
   const mlp = swiglu(h2, w('mlp.gate_proj.weight'), w('mlp.up_proj.weight'), w('mlp.down_proj.weight'), {

@@ -49,8 +49,10 @@ export interface OnnxModel extends OnnxGraph {
   opset: number;
 }
 
-/** IR version 8 goes with opsets 17–18 and loads in every ORT since 1.13. */
-const IR_VERSION = 8;
+/** The IR version ONNX pairs with an opset: 8 for 17–18 (every ORT since 1.13), 9 from 19, 10 from 21, 11 from 23. */
+export function irVersionFor(opset: number): number {
+  return opset >= 23 ? 11 : opset >= 21 ? 10 : opset >= 19 ? 9 : 8;
+}
 
 const ATTR_TYPE = { float: 1, int: 2, string: 3, tensor: 4, graph: 5, floats: 6, ints: 7 } as const;
 
@@ -119,7 +121,7 @@ function writeGraph(g: ProtoWriter, graph: OnnxGraph): void {
 
 export function encodeModel(model: OnnxModel): Uint8Array {
   const w = new ProtoWriter();
-  w.int(1, IR_VERSION);
+  w.int(1, irVersionFor(model.opset));
   w.string(2, 'diffworld');
   w.string(3, '0.1.0');
   w.message(7, (g) => writeGraph(g, model));

@@ -18,6 +18,10 @@ export interface AdamWSlot {
   v: Tensor;
   /** Parameters such as norms and biases are commonly excluded from weight decay. */
   decay?: boolean;
+  /** A scalar the gradient is taken times (a clip coefficient): folded into the moments' scalars, no pass over the gradient. */
+  gradScale?: Tensor;
+  /** grad ⊙ grad when the caller has it already (the clip norm's), so the second moment does not square again. */
+  gradSquared?: Tensor;
 }
 
 export interface AdamWResult {
@@ -33,26 +37,40 @@ export interface AdamWResult {
 export function adamwStep(slots: readonly AdamWSlot[], lr: Tensor, step: Tensor, cfg: AdamWConfig = ADAMW_DEFAULTS): AdamWResult[] {
   const bc1 = sub(1, pow(lr.graph.scalar(cfg.beta1, lr.dtype), step));
   const bc2 = sub(1, pow(lr.graph.scalar(cfg.beta2, lr.dtype), step));
-  const stepSize = div(lr, bc1);
   const sqrtBc2 = sqrt(bc2);
-  return slots.map(({ param, grad, m, v, decay = true }) => {
-    const m1 = add(mul(m, cfg.beta1), mul(grad, 1 - cfg.beta1));
-    const v1 = add(mul(v, cfg.beta2), mul(mul(grad, grad), 1 - cfg.beta2));
-    // Decoupled decay first (p ← p·(1 − lr·wd)), then p ← p − lr/bc1 · m / (√v/√bc2 + eps).
+  // lr/bc1 · m / (√v/√bc2 + eps) = (lr·√bc2/bc1) · m / (√v + eps·√bc2): the scalars meet once, and
+  // the parameter-sized chain is one pass shorter.
+  const stepSize = div(mul(lr, sqrtBc2), bc1);
+  const eps = mul(sqrtBc2, cfg.eps);
+  return slots.map(({ param, grad, m, v, decay = true, gradScale, gradSquared }) => {
+    // (s·g)·(1 − β) = g·(s·(1 − β)): the scale joins the scalar instead of costing a pass.
+    const mCoef = gradScale ? mul(gradScale, 1 - cfg.beta1) : 1 - cfg.beta1;
+    const vCoef = gradScale ? mul(mul(gradScale, gradScale), 1 - cfg.beta2) : 1 - cfg.beta2;
+    const m1 = add(mul(m, cfg.beta1), mul(grad, mCoef));
+    const v1 = add(mul(v, cfg.beta2), mul(gradSquared ?? mul(grad, grad), vCoef));
+    // Decoupled decay first (p ← p·(1 − lr·wd)), then the Adam step.
     const decayed = decay && cfg.weightDecay !== 0 ? mul(param, sub(1, mul(lr, cfg.weightDecay))) : param;
-    const denom = add(div(sqrt(v1), sqrtBc2), cfg.eps);
-    return { param: sub(decayed, mul(stepSize, div(m1, denom))), m: m1, v: v1 };
+    return { param: sub(decayed, mul(div(m1, add(sqrt(v1), eps)), stepSize)), m: m1, v: v1 };
   });
+}
+
+/**
+ * Global L2 norm of all gradients, the clip coefficient that brings it to at most maxNorm
+ * (undefined when clipping is off: maxNorm 0 or infinite), and each gradient's square (the norm's
+ * terms, which AdamW's second moment can reuse as `gradSquared`).
+ */
+export function globalNormClip(grads: readonly Tensor[], maxNorm: number): { norm: Tensor; coef: Tensor | undefined; squares: Tensor[] } {
+  const squares = grads.map((g) => mul(g, g));
+  const norm = sqrt(squares.map((g2) => reduceSum(g2)).reduce((a, b) => add(a, b)));
+  if (!(maxNorm > 0) || !Number.isFinite(maxNorm)) return { norm, coef: undefined, squares };
+  // torch: coef = max_norm / (norm + 1e-6), clamped to at most 1.
+  return { norm, coef: minimum(div(maxNorm, add(norm, 1e-6)), 1), squares };
 }
 
 /** Global L2 norm of all gradients, and the gradients scaled so that norm ≤ maxNorm. */
 export function clipByGlobalNorm(grads: readonly Tensor[], maxNorm: number): { grads: Tensor[]; norm: Tensor } {
-  const sq = grads.map((g) => reduceSum(mul(g, g)));
-  const norm = sqrt(sq.reduce((a, b) => add(a, b)));
-  if (!(maxNorm > 0) || !Number.isFinite(maxNorm)) return { grads: grads.slice(), norm };
-  // torch: coef = max_norm / (norm + 1e-6), clamped to at most 1.
-  const coef = minimum(div(maxNorm, add(norm, 1e-6)), 1);
-  return { grads: grads.map((g) => mul(g, coef)), norm };
+  const { norm, coef } = globalNormClip(grads, maxNorm);
+  return { grads: coef ? grads.map((g) => mul(g, coef)) : grads.slice(), norm };
 }
 
 /**
@@ -90,15 +108,14 @@ export function clippedAdamwMultiTensor(
   const rows = (t: Tensor) => (stacks(t) || t.rank === 1 ? t : reshape(t, [-1]));
   const join = (ts: readonly Tensor[]) => (ts.length === 1 ? rows(ts[0]!) : concat(ts.map(rows), 0));
   const grads = groups.map((g) => join(g.map(({ s }) => s.grad)));
-  const norm = sqrt(grads.map((g) => reduceSum(mul(g, g))).reduce((a, b) => add(a, b)));
-  const clip = maxNorm > 0 && Number.isFinite(maxNorm);
-  // torch: coef = max_norm / (norm + 1e-6), clamped to at most 1.
-  const coef = clip ? minimum(div(maxNorm, add(norm, 1e-6)), 1) : undefined;
+  const { norm, coef, squares } = globalNormClip(grads, maxNorm);
   // One adamwStep over the joined groups: the bias corrections are computed once for all of them.
   const joined = adamwStep(
     groups.map((g, k) => ({
       param: join(g.map(({ s }) => s.param)),
-      grad: coef ? mul(grads[k]!, coef) : grads[k]!,
+      grad: grads[k]!,
+      gradSquared: squares[k]!,
+      ...(coef ? { gradScale: coef } : {}),
       m: join(g.map(({ s }) => s.m)),
       v: join(g.map(({ s }) => s.v)),
       decay: g[0]!.s.decay ?? true,

@@ -8,7 +8,7 @@
 // counted from the start of each sample (examples are padded to whole blocks, so they stay aligned).
 import type { Rng } from '@diffworld/dataset';
 import { type Tensor, and, equal, greater, greaterOrEqual, less, lessOrEqual, not, or, reshape, unsqueeze, where } from '../graph/index.js';
-import { ropeAtPositions, ropeTablesRange } from '../nn/rope.js';
+import { ropeInputs, ropeTablesRange } from '../nn/rope.js';
 import { type TransformerConfig, headDimOf, transformerForward, transformerParams } from '../nn/transformer.js';
 import { blockDiffusionAllowed } from '../objectives/block-diffusion.js';
 import { maskedDiffusionLoss, nextTokenLoss } from '../objectives/loss.js';
@@ -65,8 +65,7 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
       const logits = transformerForward(s.model, p, {
         inputIds: b.input_ids!,
         mask: attentionBiasGraph(s, b.segment_ids!, b.block_ids),
-        cos: ropeAtPositions(tables.cos, hd, b.position_ids!),
-        sin: ropeAtPositions(tables.sin, hd, b.position_ids!),
+        ...ropeInputs(tables, hd, b.position_ids!),
         ...(logitsRange ? { logitsRange } : {}),
       });
       if (!diffusion) return { loss: nextTokenLoss(logits, b.input_ids!, b.loss_weights!) };

@@ -9,7 +9,7 @@ import { emitOnnx } from '../graph/index.js';
 import { cosineWithWarmup } from '../optim/index.js';
 import { objectiveStepSpec } from './objective.js';
 import { TINY_BD3, TINY_MODEL, tinyBd3Problem } from './testing/tiny-bd3.js';
-import { StepRunner, autocastFor } from './runner.js';
+import { StepRunner, autocastFor, opsetFor } from './runner.js';
 import { buildFusedStep } from './step.js';
 
 const model = TINY_MODEL;
@@ -18,7 +18,7 @@ const spec = TINY_BD3;
 describe('bfloat16 mixed precision', () => {
   it('runs every MatMul of the step in bfloat16 on CUDA (forward and backward) and keeps the state float32', () => {
     const step = objectiveStepSpec(spec);
-    const g = buildFusedStep({ ...step, autocast: autocastFor('bfloat16', 'cuda')! });
+    const g = buildFusedStep({ ...step, autocast: autocastFor('bfloat16', 'cuda')!, opset: opsetFor('cuda') });
     const tensors = topoOrder([...g.outputs.values()]);
     const matmuls = tensors.filter((t) => t.source.kind === 'op' && t.source.op.name === 'MatMul');
     expect(matmuls.length).toBeGreaterThan(3 * model.nLayers * 7); // forward + two backward GEMMs per projection
@@ -31,12 +31,22 @@ describe('bfloat16 mixed precision', () => {
     expect(plain.every((t) => t.dtype === 'float32')).toBe(true);
     for (const [name, t] of g.outputs) expect(t.dtype, name).toBe('float32'); // loss, grad norm, parameters, moments
     expect(emitOnnx(g).model.nodes.some((n) => n.opType === 'Cast' && n.attributes?.['to']?.value === 16)).toBe(true);
-    // Attention's [B, H, T, S] tensors cross precisions twice a layer (scores up to float32 for the
-    // softmax, probabilities down): the backward's softmax term is computed in bfloat16 and every
-    // tensor is cast once however many MatMuls use it, plain or transposed.
+    // Attention's [B, H, T, S] tensors never change precision: the scores leave their GEMM in
+    // bfloat16, the softmax takes and gives bfloat16 (float32 inside the kernel), the backward's
+    // softmax term is bfloat16. Only the additive mask is cast, once for every layer.
     const square = (t: { shape: readonly unknown[] }) => t.shape.length === 4 && t.shape[2] === t.shape[3];
     const squareCasts = tensors.filter((t) => t.source.kind === 'op' && t.source.op.name === 'Cast' && square(t));
-    expect(squareCasts.length).toBe(2 * model.nLayers);
+    expect(squareCasts.map((t) => t.shape[1])).toEqual([1]);
+    // RoPE is one bfloat16 RotaryEmbedding node per q and k, forward and backward.
+    const ropes = tensors.filter((t) => t.source.kind === 'op' && t.source.op.name === 'RotaryEmbedding');
+    expect(ropes.map((t) => t.dtype)).toEqual(Array(4 * model.nLayers).fill('bfloat16'));
+    const softmaxes = tensors.filter((t) => t.source.kind === 'op' && t.source.op.name === 'Softmax');
+    expect(softmaxes.map((t) => t.dtype)).toEqual(Array(model.nLayers).fill('bfloat16'));
+    // q, k, v and attention's output stay bfloat16 between their projections: the [B, T, d] casts of
+    // a layer are the two normed inputs down and the two projections' outputs up, and the same four
+    // gradients back (18 a layer when q, k, v and the output went through float32).
+    const rowCasts = tensors.filter((t) => t.source.kind === 'op' && t.source.op.name === 'Cast' && t.shape.length === 3 && t.shape[2] === model.dModel);
+    expect(rowCasts.length).toBeLessThanOrEqual(8 * model.nLayers + 2);
     const castSources = tensors.filter((t) => t.source.kind === 'op' && t.source.op.name === 'Cast').map((t) => `${(t.source as { inputs: readonly { id: number }[] }).inputs[0]!.id}>${t.dtype}`);
     expect(new Set(castSources).size).toBe(castSources.length);
   });

@@ -5,12 +5,12 @@
 // apply graph (the engine shape of shared/DESIGN.md). With `stepsPerCall` > 1 a Loop graph runs
 // several steps per ORT call so that the state stays on the device in between (loop-step.ts); that
 // is what keeps CUDA training off the host bus. A forward-only graph evaluates held-out loss.
-import { type Autocast, Graph, emitOnnx } from '../graph/index.js';
+import { type Autocast, DEFAULT_OPSET, emitOnnx } from '../graph/index.js';
 import { encodeModel } from '../onnx/model.js';
 import { type Schedule, constant } from '../optim/index.js';
 import { type HostTensor, type ProviderName, type Session, type SessionValue, createSession, hostTensor, selectProvider, toHost } from '../runtime/index.js';
 import { buildLoopStepModel, loopNames, stateNames } from './loop-step.js';
-import { LOSS_SCALING_DEFAULTS, type StepGraphSpec, buildAccumulateStep, buildApplyStep, buildFusedStep, buildGradStep, scalerNames, stepNames } from './step.js';
+import { LOSS_SCALING_DEFAULTS, type StepGraphSpec, buildAccumulateStep, buildApplyStep, buildFusedStep, buildGradStep, buildLossGraph, scalerNames, stepNames } from './step.js';
 
 export interface StepRunnerOptions {
   provider?: ProviderName;
@@ -56,6 +56,15 @@ export interface ScalerState {
 export function autocastFor(precision: Precision, provider: ProviderName): Autocast | undefined {
   if (precision === 'float32') return undefined;
   return provider === 'cuda' ? { dtype: precision } : { dtype: precision, emulate: true };
+}
+
+/**
+ * The opset a provider's step graphs are emitted at: 23 where RotaryEmbedding has kernels (CUDA,
+ * in float32, float16 and bfloat16; the CPU), 18 for WebGPU, whose kernels for the newer opsets
+ * are not all there.
+ */
+export function opsetFor(provider: ProviderName): number {
+  return provider === 'webgpu' ? DEFAULT_OPSET : 23;
 }
 
 export interface StepResult {
@@ -116,7 +125,12 @@ export class StepRunner {
       throw new RangeError(`StepRunner: lossScaling.growthInterval must be a positive integer, got ${scaling.growthInterval}`);
     if (scaling && !(scaling.initScale > 0 && Number.isFinite(scaling.initScale))) throw new RangeError(`StepRunner: lossScaling.initScale must be a finite positive number, got ${scaling.initScale}`);
     if (opts.scaler && !scaling) throw new RangeError(`StepRunner: a loss scaler state was given, but precision ${precision} does not scale the loss`);
-    const spec: StepGraphSpec = { ...baseSpec, ...(autocast ? { autocast } : {}), ...(scaling ? { lossScaling: { growthInterval: scaling.growthInterval } } : {}) };
+    const spec: StepGraphSpec = {
+      ...baseSpec,
+      opset: baseSpec.opset ?? opsetFor(provider),
+      ...(autocast ? { autocast } : {}),
+      ...(scaling ? { lossScaling: { growthInterval: scaling.growthInterval } } : {}),
+    };
     const dtype = spec.dtype ?? 'float32';
     const accum = opts.gradAccum ?? 1;
     if (!Number.isInteger(accum) || accum < 1) throw new RangeError(`StepRunner: gradAccum must be a positive integer, got ${accum}`);
@@ -287,13 +301,7 @@ export class StepRunner {
   /** The loss of the current parameters on one batch (forward only, no update). */
   async evaluate(batch: Batch): Promise<number> {
     if (!this.evalSession) {
-      const g = new Graph();
-      const dtype = this.spec.dtype ?? 'float32';
-      const params = Object.fromEntries(this.spec.params.map((p) => [p.name, g.input(p.name, dtype, p.shape)]));
-      const inputs = Object.fromEntries(this.spec.batch.map((b) => [b.name, g.input(b.name, b.dtype, b.shape)]));
-      g.autocast = this.spec.autocast;
-      g.output(stepNames.loss, this.spec.loss(params, inputs).loss);
-      this.evalSession = await createSession(emitOnnx(g, { name: 'eval_loss' }).bytes, { provider: this.provider ?? this.providerName });
+      this.evalSession = await createSession(emitOnnx(buildLossGraph(this.spec), { name: 'eval_loss' }).bytes, { provider: this.provider ?? this.providerName });
     }
     const out = await this.evalSession.run({ ...this.params(), ...batch });
     return readScalar(out[stepNames.loss]!);

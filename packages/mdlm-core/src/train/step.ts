@@ -3,7 +3,7 @@
 // `apply` graph updates once. Parameters and moments are graph inputs and outputs, named with
 // Hugging Face module paths so checkpoints copy in and out without renaming.
 import { type Autocast, type DType, Graph, type Shape, type Tensor, add, cast, grad, greaterOrEqual, identity, less, mul, not, reciprocal, where } from '../graph/index.js';
-import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clipByGlobalNorm, clippedAdamwMultiTensor } from '../optim/index.js';
+import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clippedAdamwMultiTensor, globalNormClip } from '../optim/index.js';
 import type { ParamSpec } from '../nn/params.js';
 
 // ParamSpec lives with the model (nn/params.ts); re-exported here for the trainer's callers.
@@ -31,6 +31,12 @@ export interface StepGraphSpec {
   clipNorm?: number;
   /** Mixed precision of the loss's MatMuls (forward and backward); state stays in `dtype`. */
   autocast?: Autocast;
+  /**
+   * ONNX opset of the step graphs (default 18). From 23 the decoder rotates q and k with one
+   * RotaryEmbedding node each when the loss passes `rope` tables (`ropeInputs`); `opsetFor` picks it
+   * per provider.
+   */
+  opset?: number;
   /**
    * 'by-shape' (default): clipping and AdamW on the parameters of one decay group and shape
    * stacked (few ONNX nodes, no group-sized buffers: on an H200 at 100M parameters 73 ms a step
@@ -90,6 +96,7 @@ function declare(g: Graph, spec: StepGraphSpec) {
   const params = Object.fromEntries(spec.params.map((p) => [p.name, g.input(p.name, dtype, p.shape)]));
   const batch = Object.fromEntries(spec.batch.map((b) => [b.name, g.input(b.name, b.dtype, b.shape)]));
   g.autocast = spec.autocast;
+  if (spec.opset !== undefined) g.opset = spec.opset;
   return { dtype, params, batch };
 }
 
@@ -110,10 +117,10 @@ function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<stri
   const layout = spec.optimizerLayout ?? 'by-shape';
   if (layout !== 'per-tensor') ({ results, norm } = clippedAdamwMultiTensor(slots, lr, step, cfg, clipNorm, layout));
   else {
-    const clipped = clipByGlobalNorm(grads, clipNorm);
-    norm = clipped.norm;
+    const clip = globalNormClip(grads, clipNorm);
+    norm = clip.norm;
     results = adamwStep(
-      slots.map((s, i) => ({ ...s, grad: clipped.grads[i]! })),
+      slots.map((s, i) => ({ ...s, gradSquared: clip.squares[i]!, ...(clip.coef ? { gradScale: clip.coef } : {}) })),
       lr,
       step,
       cfg,
@@ -159,6 +166,14 @@ export function buildFusedStep(spec: StepGraphSpec): Graph {
   const grads = lossGrads(spec, loss, params, scale);
   const inv = scale && reciprocal(scale);
   update(g, spec, dtype, params, inv ? grads.map((t) => mul(t, inv)) : grads, scale);
+  return g;
+}
+
+/** The loss alone, forward only (evaluation). */
+export function buildLossGraph(spec: StepGraphSpec): Graph {
+  const g = new Graph();
+  const { params, batch } = declare(g, spec);
+  g.output(stepNames.loss, spec.loss(params, batch).loss);
   return g;
 }
 

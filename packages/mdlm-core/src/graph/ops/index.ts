@@ -7,6 +7,7 @@ import { Gather, GatherElements, GatherND, ScatterElements, ScatterND } from './
 import { MatMul } from './matmul.js';
 import { ReduceMax, ReduceMean, ReduceSum } from './reduce.js';
 import { Concat, Expand, Pad, Reshape, Slice, Squeeze, Transpose, Unsqueeze } from './shape-ops.js';
+import { RotaryEmbedding } from './rotary.js';
 import { LogSoftmax, Softmax } from './softmax.js';
 
 export const OPS = {
@@ -43,6 +44,7 @@ export const OPS = {
   ReduceMax,
   Softmax,
   LogSoftmax,
+  RotaryEmbedding,
   Reshape,
   Transpose,
   Concat,

@@ -62,9 +62,14 @@ export function matmulHalf(a: Tensor, b: Tensor): Tensor {
   return ac.emulate ? toHalf(y, ac) : y;
 }
 
-/** a @ b; under the graph's autocast, float32 operands are multiplied in half precision. */
+/**
+ * a @ b; under the graph's autocast, float32 operands (or a float32 one with a half-precision one,
+ * e.g. a half activation and a float32 weight) are multiplied in half precision into float32. Two
+ * half-precision operands give a half-precision product (the backward of a half MatMul).
+ */
 export function matmul(a: Tensor, b: Tensor): Tensor {
   const ac = a.graph.autocast;
-  if (!ac || a.dtype !== 'float32' || b.dtype !== 'float32') return a.graph.apply(MatMul, [a, b], {});
+  const castable = (t: Tensor) => t.dtype === 'float32' || t.dtype === ac?.dtype;
+  if (!ac || !castable(a) || !castable(b) || (a.dtype === ac.dtype && b.dtype === ac.dtype)) return a.graph.apply(MatMul, [a, b], {});
   return fromHalf(matmulHalf(a, b), ac);
 }

@@ -21,8 +21,14 @@ export const Cast: OpDef<CastAttrs> = defineOp<CastAttrs>({
 // the probabilities in attention's forward and backward) once instead of at every MatMul.
 const casts = new WeakMap<Tensor, Map<DType, Tensor>>();
 
+/** Float types whose every value the wider one holds exactly (a round trip through it is the identity). */
+const WIDENS: Partial<Record<DType, readonly DType[]>> = { bfloat16: ['float32', 'float64'], float16: ['float32', 'float64'], float32: ['float64'] };
+
 export function cast(x: Tensor, to: DType): Tensor {
   if (x.dtype === to) return x;
+  // Back to the source type of a widening cast: the source itself (a half-precision activation made
+  // float32 for one op and half again for the next costs no Cast pair).
+  if (x.source.kind === 'op' && x.source.op === Cast && x.source.inputs[0]!.dtype === to && WIDENS[to]?.includes(x.dtype)) return x.source.inputs[0]!;
   let byType = casts.get(x);
   if (!byType) casts.set(x, (byType = new Map()));
   let y = byType.get(to);

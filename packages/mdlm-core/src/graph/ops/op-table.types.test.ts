@@ -46,6 +46,7 @@ const STRUCTURAL = [
   'ReduceMax',
   'Softmax',
   'LogSoftmax',
+  'RotaryEmbedding',
   'Reshape',
   'Transpose',
   'Concat',

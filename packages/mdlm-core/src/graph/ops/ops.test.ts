@@ -97,7 +97,9 @@ describe('op table', () => {
   it('every differentiable primitive has a gradient check below', () => {
     const covered = new Set(CASES.map((c) => c.op));
     const missing = Object.entries(G.OPS)
-      .filter(([name, op]) => op.vjp !== NONDIFF && !covered.has(name as Case['op']) && name !== 'Cast')
+      // Cast has its own tests; RotaryEmbedding has no float64 kernel: src/nn/rope-fused.test.ts checks
+      // it and its gradient against the composite rotation in float32.
+      .filter(([name, op]) => op.vjp !== NONDIFF && !covered.has(name as Case['op']) && name !== 'Cast' && name !== 'RotaryEmbedding')
       .map(([name]) => name);
     expect(missing).toEqual([]);
   });
