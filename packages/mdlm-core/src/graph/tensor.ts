@@ -38,7 +38,9 @@ export type TensorLike = Tensor | number;
 /**
  * Mixed precision, as PyTorch's autocast: float32 MatMuls built on this graph take their operands
  * cast to `dtype` (and their result back to float32), so the GEMMs — forward and backward — run in
- * half precision while parameters, norms, softmax, loss and optimizer stay float32. `emulate`
+ * half precision while parameters, norms, loss and optimizer stay float32. Composites may keep
+ * what lies between two GEMMs in half precision (the decoder's SwiGLU activation and attention
+ * block, whose softmax kernel computes in float32 inside). `emulate`
  * keeps float32 MatMuls between bfloat16/float16 roundings instead: the same rounding points for
  * providers without half-precision GEMMs (the CPU), so the numerics can be tested anywhere.
  */

@@ -28,8 +28,8 @@ export interface StepRunnerOptions {
    */
   stepsPerCall?: number;
   /**
-   * 'bfloat16': mixed precision — MatMuls (forward and backward) in bfloat16, parameters, moments,
-   * norms, softmax and loss in float32 (PyTorch autocast's split). Real bfloat16 GEMMs on CUDA; on
+   * 'bfloat16': mixed precision — MatMuls (forward and backward), the SwiGLU activation and the
+   * attention block in bfloat16; parameters, moments, norms and loss in float32. Real bfloat16 on CUDA; on
    * other providers the same roundings around float32 MatMuls (no speed-up; for tests). Default float32.
    */
   precision?: Precision;
