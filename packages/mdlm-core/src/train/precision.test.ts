@@ -53,13 +53,15 @@ describe('bfloat16 mixed precision', () => {
 
   it('20 steps on the CPU (emulated roundings) stay within 3% of the float32 loss curve and differ from it', async () => {
     const { stepSpec: step, batches, init } = tinyBd3Problem(20, 5, 13);
-    const curve = async (precision: 'float32' | 'bfloat16', stepsPerCall: number) => {
-      const runner = await StepRunner.create(step, init, { provider: 'cpu', precision, stepsPerCall, schedule: cosineWithWarmup({ lr: 0.02, warmup: 3, total: 20 }) });
+    const curve = async (precision: 'float32' | 'bfloat16', stepsPerCall: number, opset?: number) => {
+      const runner = await StepRunner.create(opset ? { ...step, opset } : step, init, { provider: 'cpu', precision, stepsPerCall, schedule: cosineWithWarmup({ lr: 0.02, warmup: 3, total: 20 }) });
       return (await runner.steps(batches)).map((r) => r.loss);
     };
     const f32 = await curve('float32', 1);
     const bf16 = await curve('bfloat16', 1);
     const bf16Loop = await curve('bfloat16', 5);
+    // WebGPU's graphs (opset 18): RoPE as the float32 composite between the half-precision q/k and attention.
+    const bf16Op18 = await curve('bfloat16', 5, 18);
     const rel = bf16.map((l, i) => Math.abs(l - f32[i]!) / f32[i]!);
     // Measured 2.3% here: besides the GEMMs, the SwiGLU activation and the attention block (q, k, v,
     // RoPE, scores, softmax, output) run in bfloat16 (the 97.5M model on the H200 stays within
@@ -67,6 +69,9 @@ describe('bfloat16 mixed precision', () => {
     expect(Math.max(...rel)).toBeLessThan(0.03);
     expect(Math.max(...rel)).toBeGreaterThan(1e-5); // the roundings are really there
     bf16Loop.forEach((l, i) => expect(Math.abs(l - bf16[i]!) / bf16[i]!).toBeLessThan(1e-5)); // and the Loop path has them too
+    const relOp18 = bf16Op18.map((l, i) => Math.abs(l - f32[i]!) / f32[i]!);
+    expect(Math.max(...relOp18)).toBeLessThan(0.03);
+    expect(bf16Op18.some((l, i) => l !== bf16[i])).toBe(true); // a different graph, not the same one twice
   });
 
   it('refuses bfloat16 with float64 state', async () => {
