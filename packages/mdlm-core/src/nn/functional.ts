@@ -166,6 +166,7 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
   const rep = q.dim(1) / k.dim(1);
   if (!Number.isInteger(rep)) throw new GraphError('attention', `query heads ${q.dim(1)} are not a multiple of KV heads ${k.dim(1)}`);
   if (opts.groupedHeads && rep > 1) {
+    if (opts.half) throw new GraphError('attention', 'grouped heads are for float32 inference graphs; half-precision attention repeats K/V');
     const [b, h, t, d] = q.shape;
     if (mask && mask.dim(1) !== 1) throw new GraphError('attention', 'grouped heads need a mask shared by the heads ([B, 1, T, S])');
     const q5 = reshape(q, [b!, k.dim(1), rep, t!, d!]); // (B, Hkv, rep, T, hd)
@@ -176,8 +177,8 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
   const kr = repeatKv(k, rep);
   const vr = repeatKv(v, rep);
   const ac = q.graph.autocast;
-  // `half` (under autocast): q, k, v and the output in half precision, as the projections around
-  // them leave and take them; scores, softmax and the row term in float32.
+  // `half` (under autocast): q, k, v, scores, probabilities and the output in half precision, as
+  // the projections around them leave and take them; the backward's row term in float32.
   const half = opts.half === true && ac !== undefined;
   if (opts.half && !ac) throw new GraphError('attention', 'half-precision attention needs the graph to autocast');
   const round = (t: Tensor) => (half && ac.emulate ? toHalf(t, ac) : t);
