@@ -126,25 +126,17 @@ export interface RopeCache {
   positions: Tensor;
 }
 
-// One negated sine table per graph, however many layers rotate back with it.
-const negatedTables = new WeakMap<Tensor, Tensor>();
-
 /**
- * RoPE on x [B, S, heads·hd] as one RotaryEmbedding node (the graph must target opset ≥ 23), its
- * gradient the same node with the sine negated (the rotation by −θ). `half`: in the autocast's half
- * precision, tables included, as the half-precision kernel computes it (emulated: rounded there).
+ * RoPE on x [B, S, heads·hd] as one RotaryEmbedding node (the graph must target opset ≥ 23; its
+ * gradient is the same node with the sine negated). `half`: in the autocast's half precision,
+ * tables included, as the half-precision kernel computes it (emulated: rounded there).
  */
 export function applyRopeFused(x: Tensor, cache: RopeCache, numHeads: number, half = false): Tensor {
   const ac = half ? x.graph.autocast : undefined;
   if (half && !ac) throw new GraphError('rope', 'a half-precision rotation needs the graph to autocast');
   const inHalf = (t: Tensor) => (ac ? toHalf(t, ac) : t);
-  const round = (t: Tensor) => (ac?.emulate ? toHalf(t, ac) : t);
-  let sinT = negatedTables.get(cache.sin);
-  if (!sinT) negatedTables.set(cache.sin, (sinT = neg(cache.sin)));
-  const [cos, sin, back] = [inHalf(cache.cos), inHalf(cache.sin), inHalf(sinT)];
-  const xs = inHalf(x);
-  const y = rotaryEmbedding(xs, cos, sin, cache.positions, numHeads);
-  return round(withVjp(y, [xs], (dy) => [round(rotaryEmbedding(dy, cos, back, cache.positions, numHeads))]));
+  const y = rotaryEmbedding(inHalf(x), inHalf(cache.cos), inHalf(cache.sin), cache.positions, numHeads);
+  return ac?.emulate ? toHalf(y, ac) : y;
 }
 
 /** Repeats KV heads for grouped-query attention: [B, Hkv, T, hd] → [B, Hkv·rep, T, hd]. */

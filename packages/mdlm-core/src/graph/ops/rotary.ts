@@ -5,6 +5,7 @@ import { type OpDef, defineOp, int } from '../op.js';
 import { GraphError, formatShape } from '../shape.js';
 import { type Tensor, assertFloat } from '../tensor.js';
 import { neg } from './elementwise.js';
+import { Cast, cast } from './misc.js';
 
 type RotaryAttrs = { numHeads: number };
 
@@ -30,8 +31,25 @@ export const RotaryEmbedding: OpDef<RotaryAttrs> = defineOp<RotaryAttrs>({
   },
   onnx: ({ numHeads }) => ({ opType: 'RotaryEmbedding', attributes: { num_heads: int(numHeads) } }),
   // The rotation by −θ: the same op with the sine negated.
-  vjp: ({ inputs: [, cos, sin, positions], dy, attrs: { numHeads } }) => [rotaryEmbedding(dy, cos!, neg(sin!), positions!, numHeads), null, null, null],
+  vjp: ({ inputs: [, cos, sin, positions], dy, attrs: { numHeads } }) => [rotaryEmbedding(dy, cos!, negatedTable(sin!), positions!, numHeads), null, null, null],
 });
+
+// One negated table per sine table, however many layers rotate back with it.
+const negatedTables = new WeakMap<Tensor, Tensor>();
+
+/**
+ * −sin. Through a Cast (a half-precision table) the negation is taken on the cast's source, exact
+ * in any float format, so a constant float32 table folds at build time and is cast once.
+ */
+function negatedTable(sin: Tensor): Tensor {
+  let t = negatedTables.get(sin);
+  if (!t) {
+    const s = sin.source;
+    t = s.kind === 'op' && s.op === Cast ? cast(negatedTable(s.inputs[0]!), sin.dtype) : neg(sin);
+    negatedTables.set(sin, t);
+  }
+  return t;
+}
 
 /**
  * x [B, S, heads·hd] with each head's halves (x₁, x₂) rotated to (x₁·cos − x₂·sin, x₂·cos + x₁·sin)
