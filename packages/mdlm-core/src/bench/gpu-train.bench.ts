@@ -11,7 +11,10 @@
 // weights and batches, and prints the largest relative difference of their loss curves. The first
 // path runs once unreported before the measured ones (--no-warmup skips that). A path may end in
 // `:op18` to build its graphs at opset 18 (RoPE as a composite) instead of the provider's default.
-//   node gpu-train.bench.mjs --paths cuda:1,cuda:16,webgpu:1 --torch torch.json --profile
+// On CUDA, `cuda:1` runs through ORT's C API with IO binding and CUDA graphs (the runner's default
+// there: the state never leaves the GPU and each step is one graph launch); `:io-nograph` keeps the
+// IO binding without CUDA graphs, `:host` forces onnxruntime-node (state through host memory).
+//   node gpu-train.bench.mjs --paths cuda:1,cuda:1:host,cuda:16,webgpu:1 --torch torch.json --profile
 import { createReadStream, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
@@ -120,7 +123,7 @@ async function benchPath(path: BenchPath, opts: { profile: boolean } = { profile
   const probe = await probeProvider(provider);
   if (!probe.ok) return { ...path, skipped: probe.reason };
   const s = spec(path);
-  const runner = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4 });
+  const runner = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4, ...ioOptions(path) });
   const batches = Array.from({ length: perCall }, (_, i) => batch(i));
   await runner.steps(batches); // warm-up: arenas, kernel selection
   const calls = Math.max(1, Math.round(STEPS / perCall));
@@ -128,17 +131,20 @@ async function benchPath(path: BenchPath, opts: { profile: boolean } = { profile
   let last = 0;
   for (let c = 0; c < calls; c++) last = (await runner.steps(batches)).at(-1)!.loss;
   const stepMs = (performance.now() - t0) / (calls * perCall);
+  const how = runner.path;
+  runner.release();
   let profile: Profile | undefined;
   if (opts.profile) {
     const prefix = `ort-profile-${path.name.replaceAll(':', '-')}-${process.pid}`;
     process.env['DIFFWORLD_ORT_PROFILE'] = prefix;
-    const profiled = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4 });
+    const profiled = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4, ...ioOptions(path) });
     delete process.env['DIFFWORLD_ORT_PROFILE'];
     // Two calls of at most 16 steps (the first with its warm-up): the profile holds every node of every step.
     const some = batches.slice(0, 16);
     await profiled.steps(some);
     await profiled.steps(some);
     profiled.endProfiling();
+    profiled.release();
     const file = readdirSync('.').find((f) => f.startsWith(prefix) && f.endsWith('.json'));
     if (file) {
       // A profile that cannot be read costs the profile, not the measured row.
@@ -146,13 +152,15 @@ async function benchPath(path: BenchPath, opts: { profile: boolean } = { profile
       rmSync(file);
     }
   }
-  return { ...path, stepMs, buildMs: runner.buildMs, sessionMs: runner.sessionMs, lastLoss: last, profile };
+  return { ...path, how, stepMs, buildMs: runner.buildMs, sessionMs: runner.sessionMs, lastLoss: last, profile };
 }
 
 /** Loss curve of N steps on one path, from the same weights and batches as every other path. */
 async function curve(path: BenchPath, n: number): Promise<number[]> {
-  const runner = await StepRunner.create(spec(path), init(), { provider: path.provider, stepsPerCall: path.perCall, precision: path.precision, schedule: () => 1e-4 });
-  return (await runner.steps(Array.from({ length: n }, (_, i) => batch(i)))).map((r) => r.loss);
+  const runner = await StepRunner.create(spec(path), init(), { provider: path.provider, stepsPerCall: path.perCall, precision: path.precision, schedule: () => 1e-4, ...ioOptions(path) });
+  const losses = (await runner.steps(Array.from({ length: n }, (_, i) => batch(i)))).map((r) => r.loss);
+  runner.release();
+  return losses;
 }
 
 interface BenchPath {
@@ -164,11 +172,18 @@ interface BenchPath {
   layout?: OptimizerLayout;
   /** Undefined: the runner's default for the provider (`opsetFor`). */
   opset?: number;
+  /** IO binding with CUDA graphs, without them, or off (onnxruntime-node); undefined: the runner's default. */
+  io?: 'graph' | 'nograph' | 'off';
+}
+
+function ioOptions(path: BenchPath): { ioBinding?: boolean; cudaGraph?: boolean } {
+  if (path.io === undefined) return {};
+  return path.io === 'off' ? { ioBinding: false } : { ioBinding: true, cudaGraph: path.io === 'graph' };
 }
 
 const LAYOUTS: readonly string[] = ['flat', 'by-shape', 'per-tensor'];
 
-/** `provider:stepsPerCall[:fp32|bf16|fp16][:flat|by-shape|per-tensor][:opN]` */
+/** `provider:stepsPerCall[:fp32|bf16|fp16][:flat|by-shape|per-tensor][:opN][:io|io-nograph|host]` */
 function parsePath(name: string): BenchPath {
   const [p, k, ...rest] = name.split(':');
   const path: BenchPath = { name, provider: p as ProviderName, perCall: Number(k ?? 1), precision: 'float32' };
@@ -176,7 +191,8 @@ function parsePath(name: string): BenchPath {
     if (part === 'bf16' || part === 'fp16' || part === 'fp32') path.precision = part === 'bf16' ? 'bfloat16' : part === 'fp16' ? 'float16' : 'float32';
     else if (LAYOUTS.includes(part)) path.layout = part as OptimizerLayout;
     else if (/^op\d+$/.test(part)) path.opset = Number(part.slice(2));
-    else throw new RangeError(`path ${name}: unknown part "${part}" (precision fp32|bf16|fp16, layout ${LAYOUTS.join('|')}, opset opN)`);
+    else if (part === 'io' || part === 'io-nograph' || part === 'host') path.io = part === 'io' ? 'graph' : part === 'host' ? 'off' : 'nograph';
+    else throw new RangeError(`path ${name}: unknown part "${part}" (precision fp32|bf16|fp16, layout ${LAYOUTS.join('|')}, opset opN, io|io-nograph|host)`);
   }
   return path;
 }
@@ -220,16 +236,16 @@ async function main() {
   // The CUDA provider runs float32 MatMul in TF32 (its default, and onnxruntime-node passes no
   // option to change it); WebGPU computes in float32.
   const precision = (r: { provider: string; precision: Precision }) => (r.precision === 'bfloat16' ? 'bf16' : r.precision === 'float16' ? 'fp16' : r.provider === 'cuda' ? 'tf32' : 'fp32');
-  console.log('\npath | precision | optimizer | step ms | vs PyTorch same precision | vs PyTorch fp32 | vs PyTorch bf16 | graph build s | session s | final loss');
-  console.log('---|---|---|---|---|---|---|---|---|---');
+  console.log('\npath | how | precision | optimizer | step ms | vs PyTorch same precision | vs PyTorch fp32 | vs PyTorch bf16 | graph build s | session s | final loss');
+  console.log('---|---|---|---|---|---|---|---|---|---|---');
   for (const r of rows) {
     if ('skipped' in r) {
-      console.log(`${r.name} | ${precision(r)} | ${r.layout ?? 'default'} | not available: ${r.skipped} | | | | | |`);
+      console.log(`${r.name} | | ${precision(r)} | ${r.layout ?? 'default'} | not available: ${r.skipped} | | | | | |`);
       continue;
     }
     const ratio = (ref?: number) => (ref ? `${(r.stepMs / ref).toFixed(2)}×` : '—');
     console.log(
-      `${r.name} | ${precision(r)} | ${r.layout ?? 'default'} | ${r.stepMs.toFixed(1)} | ${ratio(torch[precision(r)])} | ${ratio(torch['fp32'])} | ${ratio(torch['bf16'])} | ${(r.buildMs / 1000).toFixed(1)} | ${(r.sessionMs / 1000).toFixed(1)} | ${r.lastLoss.toFixed(4)}`,
+      `${r.name} | ${r.how} | ${precision(r)} | ${r.layout ?? 'default'} | ${r.stepMs.toFixed(1)} | ${ratio(torch[precision(r)])} | ${ratio(torch['fp32'])} | ${ratio(torch['bf16'])} | ${(r.buildMs / 1000).toFixed(1)} | ${(r.sessionMs / 1000).toFixed(1)} | ${r.lastLoss.toFixed(4)}`,
     );
   }
   if (Object.keys(torch).length)

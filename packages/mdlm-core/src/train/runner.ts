@@ -9,6 +9,8 @@ import { type Autocast, DEFAULT_OPSET, emitOnnx } from '../graph/index.js';
 import { encodeModel } from '../onnx/model.js';
 import { type Schedule, constant } from '../optim/index.js';
 import { type HostTensor, type ProviderName, type Session, type SessionValue, createSession, hostTensor, selectProvider, toHost } from '../runtime/index.js';
+import { loadCApi } from '../runtime/capi/index.js';
+import { BoundStep } from './bound-step.js';
 import { buildLoopStepModel, loopNames, stateNames } from './loop-step.js';
 import { LOSS_SCALING_DEFAULTS, type StepGraphSpec, buildAccumulateStep, buildApplyStep, buildFusedStep, buildGradStep, buildLossGraph, scalerNames, stepNames } from './step.js';
 
@@ -37,6 +39,21 @@ export interface StepRunnerOptions {
   lossScaling?: { initScale?: number; growthInterval?: number };
   /** The scaler's state to resume from (float16; see `scalerState()`). */
   scaler?: ScalerState;
+  /**
+   * Run the fused step through ORT's C API with IO binding (train/bound-step.ts): the state stays in
+   * two sets of session-owned buffers (GPU memory on CUDA) and, on CUDA, each step replays a CUDA
+   * graph. Default: on for CUDA with gradAccum 1 and stepsPerCall 1 when the C API loads (see
+   * `boundStepSupport()`), off elsewhere. `true` on another provider than the CPU or CUDA, or with
+   * gradient accumulation or a Loop, is an error.
+   */
+  ioBinding?: boolean;
+  /** With ioBinding on CUDA: capture and replay CUDA graphs (default true). */
+  cudaGraph?: boolean;
+}
+
+/** Whether the IO-bound step can run here: the C API's loading error, or undefined when it can. */
+export function boundStepSupport(): string | undefined {
+  return loadCApi().error;
 }
 
 /**
@@ -110,6 +127,8 @@ export class StepRunner {
     /** Milliseconds to build + emit the graphs and to create the sessions. */
     readonly buildMs: number,
     readonly sessionMs: number,
+    /** The IO-bound step (state in session-owned buffers), when `ioBinding` is on. */
+    private readonly bound?: BoundStep,
   ) {
     this.stepNo = startStep;
     this.optimizerStep = optimizerStep;
@@ -137,12 +156,20 @@ export class StepRunner {
     const perCall = opts.stepsPerCall ?? 1;
     if (!Number.isInteger(perCall) || perCall < 1) throw new RangeError(`StepRunner: stepsPerCall must be a positive integer, got ${perCall}`);
     if (perCall > 1 && accum > 1) throw new RangeError(`StepRunner: stepsPerCall ${perCall} needs gradAccum 1 (got ${accum}); use one or the other`);
+    const bound = opts.ioBinding ?? (provider === 'cuda' && accum === 1 && perCall === 1 && boundStepSupport() === undefined);
+    if (bound) {
+      if (provider !== 'cuda' && provider !== 'cpu') throw new RangeError(`StepRunner: ioBinding runs on the CUDA provider or the CPU, not ${provider}`);
+      if (accum > 1 || perCall > 1) throw new RangeError(`StepRunner: ioBinding runs the fused one-step graph; gradAccum ${accum} and stepsPerCall ${perCall} need it off`);
+      const error = boundStepSupport();
+      if (error) throw new RangeError(`StepRunner: ioBinding is not available: ${error}`);
+    }
     const t0 = performance.now();
     const state = stateNames(spec);
     const device = (names: string[]) => Object.fromEntries(names.map((n) => [n, 'device' as const]));
     const providerOpt = { provider };
-    const emitted: (readonly [string, Uint8Array, Record<string, 'device'>])[] =
-      perCall > 1
+    const emitted: (readonly [string, Uint8Array, Record<string, 'device'>])[] = bound
+      ? []
+      : perCall > 1
         ? [['loop', encodeModel(buildLoopStepModel(spec)), device(state.map(stepNames.updated))]]
         : Object.entries(
             accum === 1
@@ -178,7 +205,37 @@ export class StepRunner {
       values[stepNames.lossScale] = hostTensor(dtype, Float32Array.of(opts.scaler?.scale ?? scaling.initScale), []);
       values[stepNames.goodSteps] = hostTensor(dtype, Float32Array.of(opts.scaler?.goodSteps ?? 0), []);
     }
-    return new StepRunner(spec, sessions, values, opts.schedule ?? constant(1e-3), startStep, opts.scaler?.optimizerStep ?? startStep, accum, perCall, provider, t1 - t0, t2 - t1);
+    let boundStep: BoundStep | undefined;
+    let sessionMs = t2 - t1;
+    if (bound) {
+      const b0 = performance.now();
+      const graph = buildFusedStep(spec);
+      const bytes = emitOnnx(graph, { name: 'train_fused' }).bytes;
+      const b1 = performance.now();
+      const lossBytes = () => emitOnnx(buildLossGraph(spec), { name: 'eval_loss' }).bytes;
+      const profilePrefix = process.env['DIFFWORLD_ORT_PROFILE'];
+      boundStep = BoundStep.create(spec, graph, bytes, lossBytes, state, values as Record<string, HostTensor>, {
+        provider: provider as 'cpu' | 'cuda',
+        ...(opts.cudaGraph === undefined ? {} : { cudaGraph: opts.cudaGraph }),
+        ...(profilePrefix ? { profilePrefix } : {}),
+      });
+      sessionMs = performance.now() - b1;
+      return new StepRunner(
+        spec,
+        sessions,
+        {},
+        opts.schedule ?? constant(1e-3),
+        startStep,
+        opts.scaler?.optimizerStep ?? startStep,
+        accum,
+        perCall,
+        provider,
+        t1 - t0 + (b1 - b0),
+        sessionMs,
+        boundStep,
+      );
+    }
+    return new StepRunner(spec, sessions, values, opts.schedule ?? constant(1e-3), startStep, opts.scaler?.optimizerStep ?? startStep, accum, perCall, provider, t1 - t0, sessionMs);
   }
 
   get nextStep(): number {
@@ -187,12 +244,20 @@ export class StepRunner {
 
   /** The provider the training sessions run on. */
   get providerName(): ProviderName {
+    if (this.bound) return this.bound.provider;
     return (this.sessions.fused ?? this.sessions.loop ?? this.sessions.grad)!.provider;
   }
 
-  /** Whether every parameter and moment currently lives in device memory (WebGPU after a step). */
+  /** Whether every parameter and moment currently lives in device memory (WebGPU after a step; CUDA with IO binding). */
   get stateOnDevice(): boolean {
+    if (this.bound) return this.bound.provider === 'cuda';
     return Object.values(this.state).every((v) => v.kind === 'device');
+  }
+
+  /** How the steps run: 'io-binding' (+ 'cuda-graph'), 'loop' or 'session'. */
+  get path(): 'io-binding+cuda-graph' | 'io-binding' | 'loop' | 'session' {
+    if (this.bound) return this.bound.cudaGraph ? 'io-binding+cuda-graph' : 'io-binding';
+    return this.sessions.loop ? 'loop' : 'session';
   }
 
   private scalar(v: number): HostTensor {
@@ -211,6 +276,13 @@ export class StepRunner {
     if (micro.length !== this.gradAccum) throw new RangeError(`StepRunner: step needs ${this.gradAccum} micro-batch(es), got ${micro.length}`);
     if (this.sessions.loop) return (await this.steps([micro[0]!]))[0]!;
     const lr = this.schedule(this.stepNo);
+    if (this.bound) {
+      const r = await this.bound.step(micro[0]!, lr, this.optimizerStep);
+      const step = this.stepNo++;
+      this.optimizerStep = r.nextOptimizerStep ?? this.optimizerStep + 1;
+      const scaled = r.lossScale === undefined ? {} : { lossScale: r.lossScale, skipped: r.skipped ?? false };
+      return { step, loss: r.loss, gradNorm: r.gradNorm, lr, runMs: r.runMs, totalMs: performance.now() - t0, ...scaled };
+    }
     const hyper = { [stepNames.lr]: this.scalar(lr), [stepNames.step]: this.scalar(this.optimizerStep) };
     let runMs = 0;
     const timed = async (s: Session, feeds: Record<string, SessionValue>) => {
@@ -300,6 +372,7 @@ export class StepRunner {
 
   /** The loss of the current parameters on one batch (forward only, no update). */
   async evaluate(batch: Batch): Promise<number> {
+    if (this.bound) return this.bound.evaluate(batch);
     if (!this.evalSession) {
       this.evalSession = await createSession(emitOnnx(buildLossGraph(this.spec), { name: 'eval_loss' }).bytes, { provider: this.provider ?? this.providerName });
     }
@@ -309,13 +382,20 @@ export class StepRunner {
 
   /** Ends ORT profiling of the training sessions (created with DIFFWORLD_ORT_PROFILE set). */
   endProfiling(): void {
+    this.bound?.endProfiling();
     for (const s of Object.values(this.sessions)) s?.endProfiling();
+  }
+
+  /** Frees the IO-bound step's buffers and sessions now (the other paths' sessions are cached and shared). */
+  release(): void {
+    this.bound?.release();
   }
 
   /** Current parameters (and moments) in host memory, e.g. for a checkpoint (the scaler's state: `scalerState()`). */
   async snapshot(): Promise<Record<string, HostTensor>> {
-    const out: Record<string, HostTensor> = {};
     const scaler = new Set(scalerNames(this.spec));
+    if (this.bound) return this.bound.snapshot(this.bound.stateNames.filter((n) => !scaler.has(n)));
+    const out: Record<string, HostTensor> = {};
     for (const [k, v] of Object.entries(this.state)) if (!scaler.has(k)) out[k] = await toHost(v);
     return out;
   }
@@ -323,7 +403,8 @@ export class StepRunner {
   /** The loss scaler's state (float16), to save with a checkpoint and pass back as `scaler` on resume. */
   async scalerState(): Promise<ScalerState | undefined> {
     if (!this.spec.lossScaling) return undefined;
-    const read = async (name: string) => Number((await toHost(this.state[name]!)).data[0]);
+    const bound = this.bound;
+    const read = async (name: string) => Number((bound ? bound.snapshot([name])[name]! : await toHost(this.state[name]!)).data[0]);
     return { scale: await read(stepNames.lossScale), goodSteps: await read(stepNames.goodSteps), optimizerStep: this.optimizerStep };
   }
 
