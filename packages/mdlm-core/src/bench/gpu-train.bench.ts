@@ -27,6 +27,8 @@ const { values } = parseArgs({
   options: {
     paths: { type: 'string', default: 'cuda:1,cuda:32,cuda:32:bf16,cuda:32:fp32:per-tensor' },
     layers: { type: 'string', default: '12' },
+    /** With --compare: also print each step's relative difference. */
+    curves: { type: 'boolean', default: false },
     d: { type: 'string', default: '768' },
     heads: { type: 'string', default: '12' },
     ffn: { type: 'string', default: '2048' },
@@ -125,7 +127,9 @@ async function benchPath(path: BenchPath, opts: { profile: boolean } = { profile
   const s = spec(path);
   const runner = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4, ...ioOptions(path) });
   const batches = Array.from({ length: perCall }, (_, i) => batch(i));
-  await runner.steps(batches); // warm-up: arenas, kernel selection
+  // Warm-up: arenas, kernel selection, and with IO binding both directions' CUDA graphs captured.
+  await runner.steps(batches);
+  await runner.steps(batches);
   const calls = Math.max(1, Math.round(STEPS / perCall));
   const t0 = performance.now();
   let last = 0;
@@ -205,6 +209,7 @@ async function compareCurves(paths: string[], n: number) {
     const c = await curve(o, n);
     const rel = c.map((l, j) => Math.abs(l - base[j]!) / Math.abs(base[j]!));
     console.log(`  ${paths[i + 1]}: max relative difference ${Math.max(...rel).toExponential(2)} (mean ${(rel.reduce((a, b) => a + b, 0) / n).toExponential(2)}); final loss ${c.at(-1)!.toFixed(4)}`);
+    if (values.curves) console.log(`    relative difference by step: ${rel.map((r) => r.toExponential(1)).join(' ')}`);
   }
 }
 

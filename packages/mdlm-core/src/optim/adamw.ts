@@ -81,6 +81,19 @@ export function clipByGlobalNorm(grads: readonly Tensor[], maxNorm: number): { g
 export type MultiTensorGrouping = 'flat' | 'by-shape';
 
 /**
+ * Most tensors stacked into one by-shape group. ORT's CUDA Concat passes up to 32 input pointers to
+ * its kernel by value; above that it copies the pointer table from pinned host memory, and a
+ * replayed CUDA graph copies whatever that memory holds by then: in the IO-bound step, the other
+ * direction's state buffers (a 12-layer model's 48 [768, 768] weights trained wrongly from the
+ * fourth step on). Equal-sized stacks of ≤ 32 keep every table in the kernel's arguments.
+ */
+export const MAX_STACK = 32;
+
+function chunks<T>(xs: readonly T[], size: number): T[][] {
+  return Array.from({ length: Math.ceil(xs.length / size) }, (_, k) => xs.slice(k * size, (k + 1) * size));
+}
+
+/**
  * Clipping and AdamW over many parameters at once (multi-tensor, as PyTorch's foreach AdamW): the
  * tensors of each group are concatenated, updated by one chain of elementwise ops, and sliced back
  * to their shapes. Same formulas as clipByGlobalNorm + adamwStep (only the norm's summation order
@@ -102,8 +115,11 @@ export function clippedAdamwMultiTensor(
   const keyOf = (s: AdamWSlot) => `${s.decay ?? true}|${shapeKey(s.param)}`;
   const byKey = new Map<string, { s: AdamWSlot; i: number }[]>();
   slots.forEach((s, i) => byKey.set(keyOf(s), [...(byKey.get(keyOf(s)) ?? []), { s, i }]));
-  // Decaying groups first, then in order of first appearance (the norm's summation order).
-  const groups = [...byKey.values()].sort((a, b) => Number(b[0]!.s.decay ?? true) - Number(a[0]!.s.decay ?? true));
+  // Decaying groups first, then in order of first appearance (the norm's summation order); stacks
+  // of at most MAX_STACK tensors.
+  const groups = [...byKey.values()]
+    .sort((a, b) => Number(b[0]!.s.decay ?? true) - Number(a[0]!.s.decay ?? true))
+    .flatMap((g) => (grouping === 'by-shape' ? chunks(g, MAX_STACK) : [g]));
   // Rows along axis 0: same-shaped tensors stack as they are; 'flat' groups become vectors.
   const rows = (t: Tensor) => (stacks(t) || t.rank === 1 ? t : reshape(t, [-1]));
   const join = (ts: readonly Tensor[]) => (ts.length === 1 ? rows(ts[0]!) : concat(ts.map(rows), 0));

@@ -8,7 +8,9 @@ import { crossEntropy, linear } from '../nn/functional.js';
 import { cosineWithWarmup } from '../optim/index.js';
 import { type HostTensor, hostTensor } from '../runtime/index.js';
 import { StepRunner, type StepResult, type StepRunnerOptions, boundStepSupport } from './runner.js';
-import type { StepGraphSpec } from './step.js';
+import { add, emitOnnx, matmul, reduceSum, transposeLast } from '../graph/index.js';
+import { MAX_STACK } from '../optim/index.js';
+import { type StepGraphSpec, buildFusedStep } from './step.js';
 import { tinyBd3Problem } from './testing/tiny-bd3.js';
 
 type Batch = Readonly<Record<string, HostTensor>>;
@@ -127,10 +129,23 @@ describeBound('the IO-bound step (ORT C API) on the CPU', () => {
     bound.runner.release();
   });
 
+  it('stacks at most 32 same-shaped tensors per optimizer Concat (more would read a host pointer table, stale in a replayed CUDA graph)', () => {
+    const params = Array.from({ length: 70 }, (_, i) => ({ name: `w${i}`, shape: [2, 3] }));
+    const spec: StepGraphSpec = {
+      params,
+      batch: [{ name: 'x', dtype: 'float32', shape: [4, 3] }],
+      loss: (p, b) => ({ loss: reduceSum(params.map((q) => matmul(b.x!, transposeLast(p[q.name]!))).reduce((a, t) => add(a, t))) }),
+    };
+    const concats = emitOnnx(buildFusedStep(spec)).model.nodes.filter((n) => n.opType === 'Concat');
+    expect(Math.max(...concats.map((n) => n.inputs.length))).toBe(MAX_STACK);
+    expect(concats.map((n) => n.inputs.length).sort((a, b) => a - b)).toEqual([...Array(4).fill(6), ...Array(8).fill(32)]); // grads, params, m, v: 70 = 32 + 32 + 6
+  });
+
   it('refuses what it cannot run, naming it', async () => {
     const init = linearInit();
     await expect(StepRunner.create(linearSpec, init, { provider: 'webgpu', ioBinding: true })).rejects.toThrow('ioBinding runs on the CUDA provider or the CPU, not webgpu');
     await expect(StepRunner.create(linearSpec, init, { provider: 'cpu', ioBinding: true, gradAccum: 2 })).rejects.toThrow('gradAccum 2 and stepsPerCall 1 need it off');
+    await expect(StepRunner.create({ ...linearSpec, optimizerLayout: 'flat' }, init, { provider: 'cuda', ioBinding: true })).rejects.toThrow("CUDA graphs cannot replay the 'flat' optimizer layout");
     const runner = await StepRunner.create(linearSpec, init, { provider: 'cpu', ioBinding: true });
     const [b] = linearBatches(1);
     await expect(runner.step({ x: b!.x!, y: b!.y! })).rejects.toThrow('the batch has no input "m"');

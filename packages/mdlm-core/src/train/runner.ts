@@ -162,6 +162,8 @@ export class StepRunner {
       if (accum > 1 || perCall > 1) throw new RangeError(`StepRunner: ioBinding runs the fused one-step graph; gradAccum ${accum} and stepsPerCall ${perCall} need it off`);
       const error = boundStepSupport();
       if (error) throw new RangeError(`StepRunner: ioBinding is not available: ${error}`);
+      if (provider === 'cuda' && opts.cudaGraph !== false && baseSpec.optimizerLayout === 'flat')
+        throw new RangeError("StepRunner: CUDA graphs cannot replay the 'flat' optimizer layout (its Concats of unequal sizes read pointer tables from host memory); use 'by-shape' or cudaGraph: false");
     }
     const t0 = performance.now();
     const state = stateNames(spec);

@@ -224,14 +224,22 @@ export class BoundSession {
    * Runs with a binding, off the JS thread. `graphId` names the CUDA graph this binding is captured
    * as and replayed from (each binding of a graph-captured session needs its own id).
    */
-  run(binding: Binding, graphId = 0): Promise<void> {
-    const { fn, check } = api();
-    const options = this.runOptions(graphId);
+  async run(binding: Binding, graphId = 0): Promise<void> {
+    const { fn } = api();
+    await this.callAsync(fn.RunWithBinding, [this.session, this.runOptions(graphId), binding.handle], 'RunWithBinding');
+    // A replayed CUDA graph is launched, not waited for: without this, the next copy (on another
+    // session's stream) would read results, or overwrite inputs, while the step still runs.
+    if (this.provider === 'cuda') await this.callAsync(fn.SynchronizeBoundOutputs, [binding.handle], 'SynchronizeBoundOutputs');
+  }
+
+  /** An ORT call on koffi's worker thread, its status checked. */
+  private callAsync(f: CApi['fn'][keyof CApi['fn']], args: unknown[], what: string): Promise<void> {
+    const { check } = api();
     return new Promise((resolve, reject) => {
-      fn.RunWithBinding.async(this.session, options, binding.handle, (err: Error | null, status: unknown) => {
+      f.async(...args, (err: Error | null, status: unknown) => {
         if (err) return reject(err);
         try {
-          check(status, 'RunWithBinding');
+          check(status, what);
           resolve();
         } catch (e) {
           reject(e);
@@ -244,6 +252,7 @@ export class BoundSession {
   runSync(binding: Binding, graphId = 0): void {
     const { fn, check } = api();
     check(fn.RunWithBinding(this.session, this.runOptions(graphId), binding.handle), 'RunWithBinding');
+    if (this.provider === 'cuda') check(fn.SynchronizeBoundOutputs(binding.handle), 'SynchronizeBoundOutputs');
   }
 
   private runOptions(graphId: number): unknown {
