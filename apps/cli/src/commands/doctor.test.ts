@@ -25,6 +25,9 @@ describe('diffworld doctor', () => {
     expect(report.benchmarks.map((b) => `${b.provider}:${b.n}`)).toEqual(working.flatMap((p) => [`${p}:16`, `${p}:32`]));
     for (const b of report.benchmarks) expect(b.gflops).toBeGreaterThan(0);
     expect(report.selected).toBe(working[0]);
+    // The training path of the selected provider: on the CUDA provider the IO-bound step when koffi
+    // reaches ORT's C API (it does wherever onnxruntime-node installed), elsewhere a run per step.
+    expect(report.training?.path).toBe(report.selected === 'cuda' ? 'io-binding+cuda-graph' : 'session');
   });
 
   it('prints a provider table and a benchmark table', async () => {
@@ -35,6 +38,7 @@ describe('diffworld doctor', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}onnxruntime {3}1\.29\.0 \(onnxruntime-node\)$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}provider {2}status {2}init ms {2}adapter \/ reason$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}cpu {7}ok +\d+ {2}\d+ threads$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}training {6}(session|io-binding\+cuda-graph): /));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}provider {3}N {2}runs {2}ms\/run {2}GFLOP\/s$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}cpu +16 +\d+ +\d+\.\d\d +\d+\.\d\d$/));
   });

@@ -7,6 +7,7 @@ import {
   PROVIDER_ENV,
   ProviderSelector,
   benchmarkMatMul,
+  defaultTrainingPath,
   nvidiaGpus,
   ortVersion,
   parseProviderList,
@@ -34,6 +35,8 @@ export interface DoctorReport {
   /** The order sessions use (option > DIFFWORLD_EP > default), or why DIFFWORLD_EP is invalid. */
   order: ProviderName[] | { error: string };
   selected: ProviderName | null;
+  /** How training steps run on the selected provider (defaultTrainingPath). */
+  training: { path: string; detail: string } | null;
   providers: DoctorProvider[];
   benchmarks: MatMulBenchResult[];
 }
@@ -104,6 +107,7 @@ export async function doctorReport(opts: { providers: ProviderName[]; sizes: num
     cores: availableParallelism(),
     order,
     selected,
+    training: selected ? defaultTrainingPath(selected) : null,
     providers,
     benchmarks,
   };
@@ -131,6 +135,7 @@ export function formatDoctor(r: DoctorReport): string[] {
     `  platform      ${r.platform}, ${r.cores} cores`,
     `  order         ${orderText}`,
     `  selected      ${r.selected ?? 'none: no provider of the order initialises'}`,
+    `  training      ${r.training ? `${r.training.path}: ${r.training.detail}` : 'none'}`,
     '',
     'Execution providers (each initialised by creating and running a small session)',
     ...table(

@@ -12,7 +12,7 @@ export {
   type StepGraphSpec,
   type OptimizerLayout,
 } from './step.js';
-export { StepRunner, autocastFor, opsetFor, type StepRunnerOptions, type StepResult, type Precision, type ScalerState } from './runner.js';
+export { StepRunner, autocastFor, opsetFor, boundStepSupport, defaultTrainingPath, type StepRunnerOptions, type StepResult, type Precision, type ScalerState } from './runner.js';
 export { buildLoopStepModel, loopNames } from './loop-step.js';
 export {
   OBJECTIVES,

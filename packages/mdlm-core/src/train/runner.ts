@@ -56,6 +56,17 @@ export function boundStepSupport(): string | undefined {
   return loadCApi().error;
 }
 
+/** How training steps run by default on a provider (one micro-batch per step), and why. */
+export function defaultTrainingPath(provider: ProviderName): { path: 'io-binding+cuda-graph' | 'loop' | 'session'; detail: string } {
+  if (provider === 'cuda') {
+    const error = boundStepSupport();
+    return error
+      ? { path: 'loop', detail: `16 steps per Loop graph, state on the GPU within a call (the IO-bound path is unavailable: ${error})` }
+      : { path: 'io-binding+cuda-graph', detail: 'state on the GPU, each step one CUDA graph replay (ORT C API through koffi)' };
+  }
+  return provider === 'webgpu' ? { path: 'session', detail: 'state in WebGPU buffers, one session run per step' } : { path: 'session', detail: 'one session run per step' };
+}
+
 /**
  * 'float16' is 'bfloat16' with float16 MatMuls and dynamic loss scaling (float16's range is too
  * small for unscaled gradients): see StepGraphSpec.lossScaling.
@@ -163,7 +174,9 @@ export class StepRunner {
       const error = boundStepSupport();
       if (error) throw new RangeError(`StepRunner: ioBinding is not available: ${error}`);
       if (provider === 'cuda' && opts.cudaGraph !== false && baseSpec.optimizerLayout === 'flat')
-        throw new RangeError("StepRunner: CUDA graphs cannot replay the 'flat' optimizer layout (its Concats of unequal sizes read pointer tables from host memory); use 'by-shape' or cudaGraph: false");
+        throw new RangeError(
+          "StepRunner: CUDA graphs cannot replay the 'flat' optimizer layout (its Concats of unequal sizes read pointer tables from host memory); use 'by-shape' or cudaGraph: false",
+        );
     }
     const t0 = performance.now();
     const state = stateNames(spec);

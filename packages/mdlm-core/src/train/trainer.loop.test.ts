@@ -69,8 +69,9 @@ describe('trainWorldModel with stepsPerCall', () => {
   }, 120_000);
 
   it("'auto' picks the Loop on CUDA only, and bad values are refused", () => {
-    expect(resolveStepsPerCall('auto', 'cuda', 1)).toBe(16);
-    expect(resolveStepsPerCall('auto', 'cuda', 2)).toBe(1);
+    expect(resolveStepsPerCall('auto', 'cuda', 1, false)).toBe(16); // no C API: the Loop keeps the state on the GPU
+    expect(resolveStepsPerCall('auto', 'cuda', 1, true)).toBe(1); // the IO-bound step does
+    expect(resolveStepsPerCall('auto', 'cuda', 2, false)).toBe(1);
     expect(resolveStepsPerCall('auto', 'cpu', 1)).toBe(1);
     expect(resolveStepsPerCall('auto', 'webgpu', 1)).toBe(1);
     expect(resolveStepsPerCall(4, 'cpu', 1)).toBe(4);

@@ -20,7 +20,7 @@ import { type ProviderName, selectProvider } from '../runtime/index.js';
 import { type TrainConfig, resumeMismatches } from './config.js';
 import { BatchPlan, type DropReason, type TrainExample, chatExample, materialize } from './data.js';
 import { type ObjectiveSpec, objectiveFeeds, objectiveStepSpec } from './objective.js';
-import { type Precision, type ScalerState, StepRunner, type StepResult } from './runner.js';
+import { type Precision, type ScalerState, StepRunner, type StepResult, boundStepSupport } from './runner.js';
 
 export interface TrainRunOptions {
   config: TrainConfig;
@@ -230,7 +230,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     ...(o.lossScaling && o.precision === 'float16' ? { lossScaling: o.lossScaling } : {}),
   });
   log(
-    `model: ${model.modelType} ${model.nLayers}×${model.dModel}, ${(countParams(model) / 1e6).toFixed(2)}M parameters; objective ${cfg.objective}; ${runner.providerName}${stepsPerCall > 1 ? ` (up to ${stepsPerCall} steps per call)` : ''}${o.precision === 'bfloat16' || o.precision === 'float16' ? `; ${o.precision} MatMuls${o.precision === 'float16' ? ' with dynamic loss scaling' : ''}${runner.providerName === 'cuda' ? '' : ' (emulated: no speed-up off CUDA)'}` : ''}; graphs built in ${(runner.buildMs / 1000).toFixed(1)} s, sessions in ${(runner.sessionMs / 1000).toFixed(1)} s`,
+    `model: ${model.modelType} ${model.nLayers}×${model.dModel}, ${(countParams(model) / 1e6).toFixed(2)}M parameters; objective ${cfg.objective}; ${runner.providerName}${stepsPerCall > 1 ? ` (up to ${stepsPerCall} steps per call)` : runner.path.startsWith('io-binding') ? ` (${runner.path === 'io-binding+cuda-graph' ? 'IO binding + CUDA graphs' : 'IO binding'})` : ''}${o.precision === 'bfloat16' || o.precision === 'float16' ? `; ${o.precision} MatMuls${o.precision === 'float16' ? ' with dynamic loss scaling' : ''}${runner.providerName === 'cuda' ? '' : ' (emulated: no speed-up off CUDA)'}` : ''}; graphs built in ${(runner.buildMs / 1000).toFixed(1)} s, sessions in ${(runner.sessionMs / 1000).toFixed(1)} s`,
   );
 
   const metricsPath = join(o.out, 'metrics.jsonl');
@@ -276,69 +276,74 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   const stopAt = Math.min(cfg.steps, o.stopAfter ?? cfg.steps);
   // A step after which the run logs, evaluates, saves or stops ends an ORT call.
   const endsCall = (s: number) => s % cfg.logEvery === 0 || (cfg.evalEvery > 0 && s % cfg.evalEvery === 0) || (cfg.saveEvery > 0 && s % cfg.saveEvery === 0) || s >= stopAt;
-  let pending: { r: StepResult; tokens: number }[] = [];
-  for (let step = startStep; step <= stopAt; step++) {
-    if (pending.length === 0) {
-      const calls: ReturnType<typeof objectiveFeeds>[][] = [];
-      const tokens: number[] = [];
-      for (let s = step; ; s++) {
-        const micro = [];
-        let real = 0;
-        for (let m = 0; m < cfg.gradAccum; m++) {
-          const k = (s - 1) * cfg.gradAccum + m;
-          const packed = materialize(corpus.train, plan.batch(k), cfg.seqLength, padId);
-          for (const seg of packed.segments) real += seg.length;
-          micro.push(objectiveFeeds(spec, packed, seedRng.fork(`noise:${k}`)));
-        }
-        calls.push(micro);
-        tokens.push(real);
-        if (endsCall(s) || calls.length === stepsPerCall) break;
-      }
-      const results = stepsPerCall > 1 ? await runner.steps(calls.map((m) => m[0]!)) : [await runner.step(calls[0]!)];
-      pending = results.map((r, i) => ({ r, tokens: tokens[i]! }));
-    }
-    const { r, tokens } = pending.shift()!;
-    windowTokens += tokens;
-    tokensSeen += tokens;
-    if (!Number.isFinite(r.loss)) throw new TrainError(`step ${step}: the loss is ${r.loss} (grad norm ${r.gradNorm}); lower the learning rate or check the data`);
-    lastLoss = r.loss;
-    const record: Record<string, number> = { step, loss: r.loss, grad_norm: r.gradNorm, lr: r.lr, tokens_seen: tokensSeen };
-    if (r.lossScale !== undefined) {
-      record['loss_scale'] = r.lossScale;
-      if (r.skipped) {
-        record['skipped'] = 1;
-        log(`step ${step}: gradients not finite at loss scale ${r.lossScale}; update skipped, scale halved to ${r.lossScale / 2}`);
-      }
-    }
-    if (cfg.evalEvery > 0 && (step % cfg.evalEvery === 0 || step === cfg.steps)) {
-      const e0 = performance.now();
-      lastEval = await evaluate();
-      windowStart += performance.now() - e0; // tokens/s counts training time only
-      if (lastEval !== undefined) record['eval_loss'] = lastEval;
-    }
-    if (step % cfg.logEvery === 0 || step === stopAt) {
-      const secs = (performance.now() - windowStart) / 1000;
-      tokensPerSecond = windowTokens / Math.max(secs, 1e-9);
-      record['tokens_per_s'] = tokensPerSecond;
-      const eta = ((cfg.steps - step) * (performance.now() - t0)) / 1000 / (step - startStep + 1);
-      log(
-        `step ${step}/${cfg.steps}  loss ${r.loss.toFixed(4)}${lastEval !== undefined ? `  eval ${lastEval.toFixed(4)}` : ''}  lr ${r.lr.toExponential(2)}  ${Math.round(tokensPerSecond).toLocaleString('en-US')} tok/s  ETA ${fmtTime(eta)}`,
-      );
-      windowTokens = 0;
-      windowStart = performance.now();
-    }
-    metricLines.push(`${JSON.stringify(record)}\n`);
-    if ((cfg.saveEvery > 0 && step % cfg.saveEvery === 0) || step === cfg.steps) {
-      await flushMetrics();
-      await saveRun(step, join(o.out, checkpointDirName(step)), true, 'float32');
-      await pruneCheckpoints(o.out, cfg.keepLast);
-    }
-  }
-  await flushMetrics();
   const modelDir = join(o.out, 'model');
-  if (stopAt === cfg.steps) {
-    if (startStep > cfg.steps) log(`the run already finished at step ${cfg.steps}`);
-    else await saveRun(cfg.steps, modelDir, false, cfg.saveDtype);
+  // The IO-bound step holds GPU buffers outside ORT's session cache: freed when the run ends, or fails.
+  try {
+    let pending: { r: StepResult; tokens: number }[] = [];
+    for (let step = startStep; step <= stopAt; step++) {
+      if (pending.length === 0) {
+        const calls: ReturnType<typeof objectiveFeeds>[][] = [];
+        const tokens: number[] = [];
+        for (let s = step; ; s++) {
+          const micro = [];
+          let real = 0;
+          for (let m = 0; m < cfg.gradAccum; m++) {
+            const k = (s - 1) * cfg.gradAccum + m;
+            const packed = materialize(corpus.train, plan.batch(k), cfg.seqLength, padId);
+            for (const seg of packed.segments) real += seg.length;
+            micro.push(objectiveFeeds(spec, packed, seedRng.fork(`noise:${k}`)));
+          }
+          calls.push(micro);
+          tokens.push(real);
+          if (endsCall(s) || calls.length === stepsPerCall) break;
+        }
+        const results = stepsPerCall > 1 ? await runner.steps(calls.map((m) => m[0]!)) : [await runner.step(calls[0]!)];
+        pending = results.map((r, i) => ({ r, tokens: tokens[i]! }));
+      }
+      const { r, tokens } = pending.shift()!;
+      windowTokens += tokens;
+      tokensSeen += tokens;
+      if (!Number.isFinite(r.loss)) throw new TrainError(`step ${step}: the loss is ${r.loss} (grad norm ${r.gradNorm}); lower the learning rate or check the data`);
+      lastLoss = r.loss;
+      const record: Record<string, number> = { step, loss: r.loss, grad_norm: r.gradNorm, lr: r.lr, tokens_seen: tokensSeen };
+      if (r.lossScale !== undefined) {
+        record['loss_scale'] = r.lossScale;
+        if (r.skipped) {
+          record['skipped'] = 1;
+          log(`step ${step}: gradients not finite at loss scale ${r.lossScale}; update skipped, scale halved to ${r.lossScale / 2}`);
+        }
+      }
+      if (cfg.evalEvery > 0 && (step % cfg.evalEvery === 0 || step === cfg.steps)) {
+        const e0 = performance.now();
+        lastEval = await evaluate();
+        windowStart += performance.now() - e0; // tokens/s counts training time only
+        if (lastEval !== undefined) record['eval_loss'] = lastEval;
+      }
+      if (step % cfg.logEvery === 0 || step === stopAt) {
+        const secs = (performance.now() - windowStart) / 1000;
+        tokensPerSecond = windowTokens / Math.max(secs, 1e-9);
+        record['tokens_per_s'] = tokensPerSecond;
+        const eta = ((cfg.steps - step) * (performance.now() - t0)) / 1000 / (step - startStep + 1);
+        log(
+          `step ${step}/${cfg.steps}  loss ${r.loss.toFixed(4)}${lastEval !== undefined ? `  eval ${lastEval.toFixed(4)}` : ''}  lr ${r.lr.toExponential(2)}  ${Math.round(tokensPerSecond).toLocaleString('en-US')} tok/s  ETA ${fmtTime(eta)}`,
+        );
+        windowTokens = 0;
+        windowStart = performance.now();
+      }
+      metricLines.push(`${JSON.stringify(record)}\n`);
+      if ((cfg.saveEvery > 0 && step % cfg.saveEvery === 0) || step === cfg.steps) {
+        await flushMetrics();
+        await saveRun(step, join(o.out, checkpointDirName(step)), true, 'float32');
+        await pruneCheckpoints(o.out, cfg.keepLast);
+      }
+    }
+    await flushMetrics();
+    if (stopAt === cfg.steps) {
+      if (startStep > cfg.steps) log(`the run already finished at step ${cfg.steps}`);
+      else await saveRun(cfg.steps, modelDir, false, cfg.saveDtype);
+    }
+  } finally {
+    runner.release();
   }
   return {
     steps: Math.min(stopAt, cfg.steps),
@@ -367,9 +372,13 @@ function parseScaler(v: unknown, where: string): ScalerState {
   return { scale: s.scale, goodSteps: s.good_steps, optimizerStep: s.optimizer_step };
 }
 
-/** Steps per ORT call: a number as given (1 with gradient accumulation), or 16 on CUDA for 'auto'. */
-export function resolveStepsPerCall(v: number | 'auto', provider: ProviderName, gradAccum: number): number {
-  if (v === 'auto') return provider === 'cuda' && gradAccum === 1 ? 16 : 1;
+/**
+ * Steps per ORT call: a number as given (1 with gradient accumulation); for 'auto', 1 everywhere
+ * but on CUDA without the IO-bound step (`bound` false: koffi or the C API missing), where 16 steps
+ * per Loop graph keep the state on the GPU within a call.
+ */
+export function resolveStepsPerCall(v: number | 'auto', provider: ProviderName, gradAccum: number, bound = boundStepSupport() === undefined): number {
+  if (v === 'auto') return provider === 'cuda' && gradAccum === 1 && !bound ? 16 : 1;
   if (!Number.isInteger(v) || v < 1) throw new TrainError(`stepsPerCall must be a positive integer or "auto", got ${v}`);
   if (v > 1 && gradAccum > 1) throw new TrainError(`stepsPerCall ${v} needs gradAccum 1 (the config has ${gradAccum})`);
   return v;
