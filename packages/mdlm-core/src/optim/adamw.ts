@@ -117,9 +117,7 @@ export function clippedAdamwMultiTensor(
   slots.forEach((s, i) => byKey.set(keyOf(s), [...(byKey.get(keyOf(s)) ?? []), { s, i }]));
   // Decaying groups first, then in order of first appearance (the norm's summation order); stacks
   // of at most MAX_STACK tensors.
-  const groups = [...byKey.values()]
-    .sort((a, b) => Number(b[0]!.s.decay ?? true) - Number(a[0]!.s.decay ?? true))
-    .flatMap((g) => (grouping === 'by-shape' ? chunks(g, MAX_STACK) : [g]));
+  const groups = [...byKey.values()].sort((a, b) => Number(b[0]!.s.decay ?? true) - Number(a[0]!.s.decay ?? true)).flatMap((g) => (grouping === 'by-shape' ? chunks(g, MAX_STACK) : [g]));
   // Rows along axis 0: same-shaped tensors stack as they are; 'flat' groups become vectors.
   const rows = (t: Tensor) => (stacks(t) || t.rank === 1 ? t : reshape(t, [-1]));
   const join = (ts: readonly Tensor[]) => (ts.length === 1 ? rows(ts[0]!) : concat(ts.map(rows), 0));
