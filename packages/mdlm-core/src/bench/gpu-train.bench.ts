@@ -178,16 +178,19 @@ interface BenchPath {
   opset?: number;
   /** IO binding with CUDA graphs, without them, or off (onnxruntime-node); undefined: the runner's default. */
   io?: 'graph' | 'nograph' | 'off';
+  /** With IO binding: moments per parameter instead of joined per optimizer group. */
+  unstacked?: boolean;
 }
 
-function ioOptions(path: BenchPath): { ioBinding?: boolean; cudaGraph?: boolean } {
-  if (path.io === undefined) return {};
-  return path.io === 'off' ? { ioBinding: false } : { ioBinding: true, cudaGraph: path.io === 'graph' };
+function ioOptions(path: BenchPath): { ioBinding?: boolean; cudaGraph?: boolean; stackedMoments?: boolean } {
+  const stacked = path.unstacked ? { stackedMoments: false } : {};
+  if (path.io === undefined) return stacked;
+  return path.io === 'off' ? { ioBinding: false } : { ioBinding: true, cudaGraph: path.io === 'graph', ...stacked };
 }
 
 const LAYOUTS: readonly string[] = ['flat', 'by-shape', 'per-tensor'];
 
-/** `provider:stepsPerCall[:fp32|bf16|fp16][:flat|by-shape|per-tensor][:opN][:io|io-nograph|host]` */
+/** `provider:stepsPerCall[:fp32|bf16|fp16][:flat|by-shape|per-tensor][:opN][:io|io-nograph|host][:unstacked]` */
 function parsePath(name: string): BenchPath {
   const [p, k, ...rest] = name.split(':');
   const path: BenchPath = { name, provider: p as ProviderName, perCall: Number(k ?? 1), precision: 'float32' };
@@ -195,8 +198,9 @@ function parsePath(name: string): BenchPath {
     if (part === 'bf16' || part === 'fp16' || part === 'fp32') path.precision = part === 'bf16' ? 'bfloat16' : part === 'fp16' ? 'float16' : 'float32';
     else if (LAYOUTS.includes(part)) path.layout = part as OptimizerLayout;
     else if (/^op\d+$/.test(part)) path.opset = Number(part.slice(2));
+    else if (part === 'unstacked') path.unstacked = true;
     else if (part === 'io' || part === 'io-nograph' || part === 'host') path.io = part === 'io' ? 'graph' : part === 'host' ? 'off' : 'nograph';
-    else throw new RangeError(`path ${name}: unknown part "${part}" (precision fp32|bf16|fp16, layout ${LAYOUTS.join('|')}, opset opN, io|io-nograph|host)`);
+    else throw new RangeError(`path ${name}: unknown part "${part}" (precision fp32|bf16|fp16, layout ${LAYOUTS.join('|')}, opset opN, io|io-nograph|host, unstacked)`);
   }
   return path;
 }

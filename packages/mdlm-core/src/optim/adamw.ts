@@ -30,11 +30,19 @@ export interface AdamWResult {
   v: Tensor;
 }
 
+/** What the moments of one AdamW step give: the new moments and the step δ (the parameter moves by −δ after its decay). */
+export interface AdamWMoved {
+  m: Tensor;
+  v: Tensor;
+  delta: Tensor;
+}
+
 /**
- * One AdamW step. `lr` and `step` (1-based, as a float) are scalar graph inputs, so schedules live
- * on the host and the graph does not change from step to step.
+ * The moment half of one AdamW step, for slots without their parameter: m′, v′ and
+ * δ = stepSize · m′ / (√v′ + eps′). Parameters may then be updated elsewhere (per tensor, from slices
+ * of a stacked δ): p′ = p·(1 − lr·wd) − δ.
  */
-export function adamwStep(slots: readonly AdamWSlot[], lr: Tensor, step: Tensor, cfg: AdamWConfig = ADAMW_DEFAULTS): AdamWResult[] {
+export function adamwMoments(slots: readonly Omit<AdamWSlot, 'param' | 'decay'>[], lr: Tensor, step: Tensor, cfg: AdamWConfig = ADAMW_DEFAULTS): AdamWMoved[] {
   const bc1 = sub(1, pow(lr.graph.scalar(cfg.beta1, lr.dtype), step));
   const bc2 = sub(1, pow(lr.graph.scalar(cfg.beta2, lr.dtype), step));
   const sqrtBc2 = sqrt(bc2);
@@ -42,16 +50,29 @@ export function adamwStep(slots: readonly AdamWSlot[], lr: Tensor, step: Tensor,
   // the parameter-sized chain is one pass shorter.
   const stepSize = div(mul(lr, sqrtBc2), bc1);
   const eps = mul(sqrtBc2, cfg.eps);
-  return slots.map(({ param, grad, m, v, decay = true, gradScale, gradSquared }) => {
+  return slots.map(({ grad, m, v, gradScale, gradSquared }) => {
     // (s·g)·(1 − β) = g·(s·(1 − β)): the scale joins the scalar instead of costing a pass.
     const mCoef = gradScale ? mul(gradScale, 1 - cfg.beta1) : 1 - cfg.beta1;
     const vCoef = gradScale ? mul(mul(gradScale, gradScale), 1 - cfg.beta2) : 1 - cfg.beta2;
     const m1 = add(mul(m, cfg.beta1), mul(grad, mCoef));
     const v1 = add(mul(v, cfg.beta2), mul(gradSquared ?? mul(grad, grad), vCoef));
-    // Decoupled decay first (p ← p·(1 − lr·wd)), then the Adam step.
-    const decayed = decay && cfg.weightDecay !== 0 ? mul(param, sub(1, mul(lr, cfg.weightDecay))) : param;
-    return { param: sub(decayed, mul(div(m1, add(sqrt(v1), eps)), stepSize)), m: m1, v: v1 };
+    return { m: m1, v: v1, delta: mul(div(m1, add(sqrt(v1), eps)), stepSize) };
   });
+}
+
+/** Decoupled weight decay, p·(1 − lr·wd), or p itself where the parameter does not decay. */
+function decayed(param: Tensor, decay: boolean, lr: Tensor, cfg: AdamWConfig): Tensor {
+  return decay && cfg.weightDecay !== 0 ? mul(param, sub(1, mul(lr, cfg.weightDecay))) : param;
+}
+
+/**
+ * One AdamW step. `lr` and `step` (1-based, as a float) are scalar graph inputs, so schedules live
+ * on the host and the graph does not change from step to step.
+ */
+export function adamwStep(slots: readonly AdamWSlot[], lr: Tensor, step: Tensor, cfg: AdamWConfig = ADAMW_DEFAULTS): AdamWResult[] {
+  const moved = adamwMoments(slots, lr, step, cfg);
+  // Decoupled decay first (p ← p·(1 − lr·wd)), then the Adam step.
+  return slots.map(({ param, decay = true }, i) => ({ param: sub(decayed(param, decay, lr, cfg), moved[i]!.delta), m: moved[i]!.m, v: moved[i]!.v }));
 }
 
 /**
@@ -93,6 +114,55 @@ function chunks<T>(xs: readonly T[], size: number): T[][] {
   return Array.from({ length: Math.ceil(xs.length / size) }, (_, k) => xs.slice(k * size, (k + 1) * size));
 }
 
+/** One multi-tensor group: the slots it stacks (in order), whether they decay, and how they join. */
+export interface StackGroup {
+  members: readonly number[];
+  decay: boolean;
+  /** Same-shaped tensors stacked along axis 0 as they are (by-shape); otherwise each is flattened. */
+  stacked: boolean;
+}
+
+/**
+ * The groups `clippedAdamwMultiTensor` joins tensors into: by decay and (by-shape) shape, decaying
+ * groups first, then in order of first appearance (the norm's summation order); by-shape stacks of
+ * at most MAX_STACK tensors. A group's joined tensor holds its members' values one after another.
+ */
+export function multiTensorGroups(params: readonly { shape: readonly (number | string)[]; decay?: boolean }[], grouping: MultiTensorGrouping = 'by-shape'): StackGroup[] {
+  const stacks = (shape: readonly unknown[]) => grouping === 'by-shape' && shape.length >= 1; // scalars are flattened in either grouping
+  const keyOf = (p: (typeof params)[number]) => `${p.decay ?? true}|${stacks(p.shape) ? p.shape.join('x') : ''}`;
+  const byKey = new Map<string, number[]>();
+  params.forEach((p, i) => byKey.set(keyOf(p), [...(byKey.get(keyOf(p)) ?? []), i]));
+  return [...byKey.values()]
+    .sort((a, b) => Number(params[b[0]!]!.decay ?? true) - Number(params[a[0]!]!.decay ?? true))
+    .flatMap((members) => (grouping === 'by-shape' ? chunks(members, MAX_STACK) : [members]))
+    .map((members) => ({ members, decay: params[members[0]!]!.decay ?? true, stacked: stacks(params[members[0]!]!.shape) }));
+}
+
+/** The shape of a group's joined tensor. */
+export function joinedShape(group: StackGroup, shapes: readonly (readonly number[])[]): number[] {
+  const first = shapes[group.members[0]!]!;
+  if (group.stacked) return [group.members.reduce((n, i) => n + shapes[i]![0]!, 0), ...first.slice(1)];
+  return [group.members.reduce((n, i) => n + shapes[i]!.reduce((a, b) => a * b, 1), 0)];
+}
+
+/** Joins a group's tensors (stacked along axis 0, or flattened and concatenated). */
+function joinGroup(group: StackGroup, ts: readonly Tensor[]): Tensor {
+  const rows = (t: Tensor) => (group.stacked || t.rank === 1 ? t : reshape(t, [-1]));
+  return ts.length === 1 ? rows(ts[0]!) : concat(ts.map(rows), 0);
+}
+
+/** The member tensors back out of a group's joined tensor, in their shapes. */
+function splitGroup(group: StackGroup, joined: Tensor, shapes: readonly (readonly (number | string)[])[]): Tensor[] {
+  let offset = 0;
+  return group.members.map((i) => {
+    const shape = shapes[i]!;
+    const n = group.stacked ? Number(shape[0]) : shape.reduce((a: number, b) => a * Number(b), 1);
+    const part = group.members.length === 1 ? joined : slice(joined, [offset], [offset + n], [0]);
+    offset += n;
+    return group.stacked || shape.length === 1 ? part : reshape(part, shape);
+  });
+}
+
 /**
  * Clipping and AdamW over many parameters at once (multi-tensor, as PyTorch's foreach AdamW): the
  * tensors of each group are concatenated, updated by one chain of elementwise ops, and sliced back
@@ -110,48 +180,76 @@ export function clippedAdamwMultiTensor(
   maxNorm: number,
   grouping: MultiTensorGrouping = 'by-shape',
 ): { results: AdamWResult[]; norm: Tensor } {
-  const stacks = (t: Tensor) => grouping === 'by-shape' && t.rank >= 1; // scalars are flattened in either grouping
-  const shapeKey = (t: Tensor) => (stacks(t) ? t.shape.join('x') : '');
-  const keyOf = (s: AdamWSlot) => `${s.decay ?? true}|${shapeKey(s.param)}`;
-  const byKey = new Map<string, { s: AdamWSlot; i: number }[]>();
-  slots.forEach((s, i) => byKey.set(keyOf(s), [...(byKey.get(keyOf(s)) ?? []), { s, i }]));
-  // Decaying groups first, then in order of first appearance (the norm's summation order); stacks
-  // of at most MAX_STACK tensors.
-  const groups = [...byKey.values()].sort((a, b) => Number(b[0]!.s.decay ?? true) - Number(a[0]!.s.decay ?? true)).flatMap((g) => (grouping === 'by-shape' ? chunks(g, MAX_STACK) : [g]));
-  // Rows along axis 0: same-shaped tensors stack as they are; 'flat' groups become vectors.
-  const rows = (t: Tensor) => (stacks(t) || t.rank === 1 ? t : reshape(t, [-1]));
-  const join = (ts: readonly Tensor[]) => (ts.length === 1 ? rows(ts[0]!) : concat(ts.map(rows), 0));
-  const grads = groups.map((g) => join(g.map(({ s }) => s.grad)));
+  const groups = multiTensorGroups(
+    slots.map((s) => ({ shape: s.param.shape, decay: s.decay ?? true })),
+    grouping,
+  );
+  const join = (g: StackGroup, pick: (s: AdamWSlot) => Tensor) =>
+    joinGroup(
+      g,
+      g.members.map((i) => pick(slots[i]!)),
+    );
+  const grads = groups.map((g) => join(g, (s) => s.grad));
   const { norm, coef, squares } = globalNormClip(grads, maxNorm);
   // One adamwStep over the joined groups: the bias corrections are computed once for all of them.
   const joined = adamwStep(
     groups.map((g, k) => ({
-      param: join(g.map(({ s }) => s.param)),
+      param: join(g, (s) => s.param),
       grad: grads[k]!,
       gradSquared: squares[k]!,
       ...(coef ? { gradScale: coef } : {}),
-      m: join(g.map(({ s }) => s.m)),
-      v: join(g.map(({ s }) => s.v)),
-      decay: g[0]!.s.decay ?? true,
+      m: join(g, (s) => s.m),
+      v: join(g, (s) => s.v),
+      decay: g.decay,
     })),
     lr,
     step,
     cfg,
   );
   const results: AdamWResult[] = new Array(slots.length);
+  const shapes = slots.map((s) => s.param.shape);
   groups.forEach((g, k) => {
     const r = joined[k]!;
-    let offset = 0;
-    for (const { s, i } of g) {
-      const shape = s.param.shape;
-      const n = stacks(s.param) ? Number(shape[0]) : shape.reduce((a: number, b) => a * Number(b), 1);
-      const back = (x: Tensor) => {
-        const part = g.length === 1 ? x : slice(x, [offset], [offset + n], [0]);
-        return stacks(s.param) || s.param.rank === 1 ? part : reshape(part, shape);
-      };
-      results[i] = { param: back(r.param), m: back(r.m), v: back(r.v) };
-      offset += n;
-    }
+    const [params, ms, vs] = [r.param, r.m, r.v].map((t) => splitGroup(g, t, shapes));
+    g.members.forEach((i, j) => (results[i] = { param: params![j]!, m: ms![j]!, v: vs![j]! }));
   });
   return { results, norm };
+}
+
+/**
+ * The same clipping and AdamW with the moments kept joined: `moments[k]` is group k's m and v as
+ * one tensor each (shape `joinedShape`), and they come back that way. Only the gradients are joined
+ * and only the step δ split, so no pass copies a parameter, m or v into a stack or out of one
+ * (the state of the IO-bound step lives stacked).
+ */
+export function clippedAdamwStacked(
+  slots: readonly { param: Tensor; grad: Tensor; decay?: boolean }[],
+  moments: readonly { m: Tensor; v: Tensor }[],
+  lr: Tensor,
+  step: Tensor,
+  cfg: AdamWConfig,
+  maxNorm: number,
+): { params: Tensor[]; moments: { m: Tensor; v: Tensor }[]; norm: Tensor } {
+  const groups = multiTensorGroups(slots.map((s) => ({ shape: s.param.shape, decay: s.decay ?? true })));
+  if (moments.length !== groups.length) throw new RangeError(`clippedAdamwStacked: ${groups.length} groups, ${moments.length} stacked moments`);
+  const grads = groups.map((g) =>
+    joinGroup(
+      g,
+      g.members.map((i) => slots[i]!.grad),
+    ),
+  );
+  const { norm, coef, squares } = globalNormClip(grads, maxNorm);
+  const moved = adamwMoments(
+    groups.map((_, k) => ({ grad: grads[k]!, gradSquared: squares[k]!, ...(coef ? { gradScale: coef } : {}), m: moments[k]!.m, v: moments[k]!.v })),
+    lr,
+    step,
+    cfg,
+  );
+  const params: Tensor[] = new Array(slots.length);
+  const shapes = slots.map((s) => s.param.shape);
+  groups.forEach((g, k) => {
+    const deltas = splitGroup(g, moved[k]!.delta, shapes);
+    g.members.forEach((i, j) => (params[i] = sub(decayed(slots[i]!.param, g.decay, lr, cfg), deltas[j]!)));
+  });
+  return { params, moments: moved.map(({ m, v }) => ({ m, v })), norm };
 }

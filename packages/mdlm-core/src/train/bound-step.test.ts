@@ -139,6 +139,22 @@ describeBound('the IO-bound step (ORT C API) on the CPU', () => {
     const concats = emitOnnx(buildFusedStep(spec)).model.nodes.filter((n) => n.opType === 'Concat');
     expect(Math.max(...concats.map((n) => n.inputs.length))).toBe(MAX_STACK);
     expect(concats.map((n) => n.inputs.length).sort((a, b) => a - b)).toEqual([...Array(4).fill(6), ...Array(8).fill(32)]); // grads, params, m, v: 70 = 32 + 32 + 6
+    // With the moments kept joined (the IO-bound step's state) only the gradients are stacked.
+    const stacked = emitOnnx(buildFusedStep({ ...spec, stackedMoments: true })).model;
+    expect(
+      stacked.nodes
+        .filter((n) => n.opType === 'Concat')
+        .map((n) => n.inputs.length)
+        .sort((a, b) => a - b),
+    ).toEqual([6, 32, 32]);
+    expect(stacked.inputs.filter((i) => i.name.startsWith('adam_')).map((i) => `${i.name}:${i.shape.join('x')}`)).toEqual([
+      'adam_m.stack:0:64x3',
+      'adam_v.stack:0:64x3',
+      'adam_m.stack:1:64x3',
+      'adam_v.stack:1:64x3',
+      'adam_m.stack:2:12x3',
+      'adam_v.stack:2:12x3',
+    ]);
   });
 
   it('refuses what it cannot run, naming it', async () => {

@@ -12,7 +12,20 @@ import { type HostTensor, type ProviderName, type Session, type SessionValue, cr
 import { loadCApi } from '../runtime/capi/index.js';
 import { BoundStep } from './bound-step.js';
 import { buildLoopStepModel, loopNames, stateNames } from './loop-step.js';
-import { LOSS_SCALING_DEFAULTS, type StepGraphSpec, buildAccumulateStep, buildApplyStep, buildFusedStep, buildGradStep, buildLossGraph, scalerNames, stepNames } from './step.js';
+import {
+  LOSS_SCALING_DEFAULTS,
+  type StepGraphSpec,
+  buildAccumulateStep,
+  buildApplyStep,
+  buildFusedStep,
+  buildGradStep,
+  buildLossGraph,
+  momentStacks,
+  scalerNames,
+  stackMoments,
+  stepNames,
+  unstackMoments,
+} from './step.js';
 
 export interface StepRunnerOptions {
   provider?: ProviderName;
@@ -49,6 +62,8 @@ export interface StepRunnerOptions {
   ioBinding?: boolean;
   /** With ioBinding on CUDA: capture and replay CUDA graphs (default true). */
   cudaGraph?: boolean;
+  /** With ioBinding: keep AdamW's moments joined per optimizer group (StepGraphSpec.stackedMoments; default true with the 'by-shape' layout). */
+  stackedMoments?: boolean;
 }
 
 /** Whether the IO-bound step can run here: the C API's loading error, or undefined when it can. */
@@ -155,7 +170,7 @@ export class StepRunner {
       throw new RangeError(`StepRunner: lossScaling.growthInterval must be a positive integer, got ${scaling.growthInterval}`);
     if (scaling && !(scaling.initScale > 0 && Number.isFinite(scaling.initScale))) throw new RangeError(`StepRunner: lossScaling.initScale must be a finite positive number, got ${scaling.initScale}`);
     if (opts.scaler && !scaling) throw new RangeError(`StepRunner: a loss scaler state was given, but precision ${precision} does not scale the loss`);
-    const spec: StepGraphSpec = {
+    let spec: StepGraphSpec = {
       ...baseSpec,
       opset: baseSpec.opset ?? opsetFor(provider),
       ...(autocast ? { autocast } : {}),
@@ -177,6 +192,7 @@ export class StepRunner {
         throw new RangeError(
           "StepRunner: CUDA graphs cannot replay the 'flat' optimizer layout (its Concats of unequal sizes read pointer tables from host memory); use 'by-shape' or cudaGraph: false",
         );
+      if ((spec.optimizerLayout ?? 'by-shape') === 'by-shape' && opts.stackedMoments !== false) spec = { ...spec, stackedMoments: true };
     }
     const t0 = performance.now();
     const state = stateNames(spec);
@@ -214,6 +230,13 @@ export class StepRunner {
       };
       values[p.name] = hostTensor(dtype, check(p.name, init[p.name], true), p.shape, p.name);
       for (const slot of [stepNames.m(p.name), stepNames.v(p.name)]) values[slot] = hostTensor(dtype, check(slot, opts.moments?.[slot], false), p.shape);
+    }
+    if (spec.stackedMoments) {
+      // The graph takes each optimizer group's moments as one tensor: join the per-parameter ones.
+      const stacks = momentStacks(spec);
+      const joined = stackMoments(stacks, (name) => (values[name] as HostTensor).data as Float32Array | Float64Array);
+      for (const p of spec.params) for (const n of [stepNames.m(p.name), stepNames.v(p.name)]) delete values[n];
+      for (const st of stacks) for (const n of [st.m, st.v]) values[n] = hostTensor(dtype, joined[n]!, st.shape);
     }
     const startStep = opts.startStep ?? 1;
     if (scaling) {
@@ -409,9 +432,15 @@ export class StepRunner {
   /** Current parameters (and moments) in host memory, e.g. for a checkpoint (the scaler's state: `scalerState()`). */
   async snapshot(): Promise<Record<string, HostTensor>> {
     const scaler = new Set(scalerNames(this.spec));
-    if (this.bound) return this.bound.snapshot(this.bound.stateNames.filter((n) => !scaler.has(n)));
-    const out: Record<string, HostTensor> = {};
-    for (const [k, v] of Object.entries(this.state)) if (!scaler.has(k)) out[k] = await toHost(v);
+    const out: Record<string, HostTensor> = this.bound ? this.bound.snapshot(this.bound.stateNames.filter((n) => !scaler.has(n))) : {};
+    if (!this.bound) for (const [k, v] of Object.entries(this.state)) if (!scaler.has(k)) out[k] = await toHost(v);
+    if (!this.spec.stackedMoments) return out;
+    // Checkpoints hold moments per parameter: split the joined ones.
+    const stacks = momentStacks(this.spec);
+    const perParam = unstackMoments(stacks, (name) => out[name]!.data as Float32Array | Float64Array);
+    for (const st of stacks) for (const n of [st.m, st.v]) delete out[n];
+    const dtype = this.spec.dtype ?? 'float32';
+    for (const p of this.spec.params) for (const n of [stepNames.m(p.name), stepNames.v(p.name)]) out[n] = hostTensor(dtype, perParam[n]!, p.shape.map(Number), n);
     return out;
   }
 

@@ -3,7 +3,7 @@
 // `apply` graph updates once. Parameters and moments are graph inputs and outputs, named with
 // Hugging Face module paths so checkpoints copy in and out without renaming.
 import { type Autocast, type DType, Graph, type Shape, type Tensor, add, cast, grad, greaterOrEqual, identity, less, mul, not, reciprocal, where } from '../graph/index.js';
-import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clippedAdamwMultiTensor, globalNormClip } from '../optim/index.js';
+import { ADAMW_DEFAULTS, type AdamWConfig, adamwStep, clippedAdamwMultiTensor, clippedAdamwStacked, globalNormClip, joinedShape, multiTensorGroups } from '../optim/index.js';
 import type { ParamSpec } from '../nn/params.js';
 
 // ParamSpec lives with the model (nn/params.ts); re-exported here for the trainer's callers.
@@ -52,6 +52,13 @@ export interface StepGraphSpec {
    * counter stay) and halves S; `growthInterval` finite steps in a row double it.
    */
   lossScaling?: { growthInterval: number };
+  /**
+   * Keep AdamW's moments joined, one m and one v per by-shape group (`momentStacks`), as inputs and
+   * outputs: the update then copies no parameter or moment into a stack or out of one (~4 GB a step
+   * at 100M parameters). The IO-bound step's state lives this way; checkpoints stay per parameter
+   * (`stackMoments` / `unstackMoments` convert on the host). Needs the 'by-shape' layout.
+   */
+  stackedMoments?: boolean;
 }
 
 /** GradScaler's defaults: initial scale 2^16, doubled after 2000 finite steps, halved on overflow. */
@@ -61,6 +68,9 @@ export const LOSS_SCALING_DEFAULTS = { initScale: 2 ** 16, growthInterval: 2000 
 export const stepNames = {
   m: (p: string) => `adam_m.${p}`,
   v: (p: string) => `adam_v.${p}`,
+  /** Group k's joined moments (StepGraphSpec.stackedMoments). */
+  stackedM: (k: number) => `adam_m.stack:${k}`,
+  stackedV: (k: number) => `adam_v.stack:${k}`,
   grad: (p: string) => `grad.${p}`,
   updated: (name: string) => `updated.${name}`,
   lr: 'lr',
@@ -78,6 +88,68 @@ export const stepNames = {
 /** The scaler's state tensors (inputs with updated.* outputs) when the spec scales the loss. */
 export function scalerNames(spec: Pick<StepGraphSpec, 'lossScaling'>): string[] {
   return spec.lossScaling ? [stepNames.lossScale, stepNames.goodSteps] : [];
+}
+
+/** One joined moment pair of a stackedMoments spec: its names, shape, and the parameters it holds in order. */
+export interface MomentStack {
+  m: string;
+  v: string;
+  shape: number[];
+  members: { name: string; size: number }[];
+}
+
+/** The joined moments of a stackedMoments spec (the by-shape groups of the optimizer, in order). */
+export function momentStacks(spec: Pick<StepGraphSpec, 'params' | 'optimizerLayout'>): MomentStack[] {
+  if ((spec.optimizerLayout ?? 'by-shape') !== 'by-shape') throw new RangeError(`stackedMoments needs the 'by-shape' optimizer layout, the spec has '${spec.optimizerLayout}'`);
+  const shapes = spec.params.map((p) => p.shape.map(Number));
+  return multiTensorGroups(spec.params).map((group, k) => ({
+    m: stepNames.stackedM(k),
+    v: stepNames.stackedV(k),
+    shape: joinedShape(group, shapes),
+    members: group.members.map((i) => ({ name: spec.params[i]!.name, size: shapes[i]!.reduce((a, b) => a * b, 1) })),
+  }));
+}
+
+/** The moment tensors a spec's graphs take and give: per parameter, or joined (stackedMoments). */
+export function momentNames(spec: Pick<StepGraphSpec, 'params' | 'optimizerLayout' | 'stackedMoments'>): string[] {
+  return spec.stackedMoments ? momentStacks(spec).flatMap((s) => [s.m, s.v]) : spec.params.flatMap((p) => [stepNames.m(p.name), stepNames.v(p.name)]);
+}
+
+/** Per-parameter moments (adam_m.<p> / adam_v.<p>) joined into a stackedMoments spec's tensors. */
+export function stackMoments<A extends Float32Array | Float64Array>(stacks: readonly MomentStack[], perParam: (name: string, size: number) => A): Record<string, A> {
+  const out: Record<string, A> = {};
+  for (const s of stacks) {
+    for (const [joined, nameOf] of [
+      [s.m, stepNames.m],
+      [s.v, stepNames.v],
+    ] as const) {
+      const parts = s.members.map((mem) => perParam(nameOf(mem.name), mem.size));
+      const data = new (parts[0]!.constructor as new (n: number) => A)(parts.reduce((n, p) => n + p.length, 0));
+      let offset = 0;
+      for (const p of parts) data.set(p, (offset += p.length) - p.length);
+      out[joined] = data;
+    }
+  }
+  return out;
+}
+
+/** A stackedMoments spec's joined moments split back into per-parameter arrays (views, no copy). */
+export function unstackMoments<A extends Float32Array | Float64Array>(stacks: readonly MomentStack[], joined: (name: string) => A): Record<string, A> {
+  const out: Record<string, A> = {};
+  for (const s of stacks) {
+    for (const [name, nameOf] of [
+      [s.m, stepNames.m],
+      [s.v, stepNames.v],
+    ] as const) {
+      const data = joined(name);
+      let offset = 0;
+      for (const mem of s.members) {
+        out[nameOf(mem.name)] = data.subarray(offset, offset + mem.size) as A;
+        offset += mem.size;
+      }
+    }
+  }
+  return out;
 }
 
 /** The loss scale S as a graph input, when the spec scales the loss. */
@@ -104,6 +176,28 @@ function declare(g: Graph, spec: StepGraphSpec) {
 function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<string, Tensor>, grads: Tensor[], lossScale?: Tensor): void {
   const lr = g.input(stepNames.lr, dtype, []);
   const step = g.input(stepNames.step, dtype, []);
+  const cfg = { ...ADAMW_DEFAULTS, ...spec.optimizer };
+  const clipNorm = spec.clipNorm ?? 1.0;
+  if (spec.stackedMoments) {
+    const stacks = momentStacks(spec);
+    const moments = stacks.map((s) => ({ m: g.input(s.m, dtype, s.shape), v: g.input(s.v, dtype, s.shape) }));
+    const r = clippedAdamwStacked(
+      spec.params.map((p, i) => ({ param: params[p.name]!, grad: grads[i]!, decay: p.decay ?? true })),
+      moments,
+      lr,
+      step,
+      cfg,
+      clipNorm,
+    );
+    const keep = spec.lossScaling && lossScale ? scalerUpdate(g, spec.lossScaling.growthInterval, dtype, lossScale, r.norm, step) : (fresh: Tensor) => fresh;
+    spec.params.forEach((p, i) => g.output(stepNames.updated(p.name), keep(r.params[i]!, params[p.name]!)));
+    stacks.forEach((s, k) => {
+      g.output(stepNames.updated(s.m), keep(r.moments[k]!.m, moments[k]!.m));
+      g.output(stepNames.updated(s.v), keep(r.moments[k]!.v, moments[k]!.v));
+    });
+    g.output(stepNames.gradNorm, r.norm);
+    return;
+  }
   const slots = spec.params.map((p, i) => ({
     param: params[p.name]!,
     grad: grads[i]!,
@@ -111,8 +205,6 @@ function update(g: Graph, spec: StepGraphSpec, dtype: DType, params: Record<stri
     v: g.input(stepNames.v(p.name), dtype, p.shape),
     decay: p.decay ?? true,
   }));
-  const cfg = { ...ADAMW_DEFAULTS, ...spec.optimizer };
-  const clipNorm = spec.clipNorm ?? 1.0;
   let results, norm;
   const layout = spec.optimizerLayout ?? 'by-shape';
   if (layout !== 'per-tensor') ({ results, norm } = clippedAdamwMultiTensor(slots, lr, step, cfg, clipNorm, layout));

@@ -51,6 +51,8 @@ export class Copier {
       inputs[`in_${i}`] = a;
       outputs[`out_${i}`] = b;
     });
+    // A binding per call: ORT copies a host input to the device when it is bound, not when it runs,
+    // so a binding kept from step to step fed the CUDA step its first batch every time (measured).
     const binding = this.session.bind(inputs, outputs);
     try {
       this.session.runSync(binding);
