@@ -10,17 +10,17 @@ rm -rf "$out" && mkdir -p "$out/node_modules" "$out/debs"
 
 echo "bundling benchmarks"
 npx esbuild packages/mdlm-core/src/bench/train-step.bench.ts --bundle --platform=node --format=esm \
-  --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --outfile="$out/train-step.bench.mjs" --log-level=warning \
+  --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/train-step.bench.mjs" --log-level=warning \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);" # CJS deps (piscina) require node builtins
 
 npx esbuild packages/mdlm-core/src/bench/gpu-train.bench.ts --bundle --platform=node --format=esm \
-  --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --outfile="$out/gpu-train.bench.mjs" --log-level=warning \
+  --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/gpu-train.bench.mjs" --log-level=warning \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 cp tools/gpu/torch_train_step.py "$out/"
 # The CLI, to run `wm train` etc. there; better-sqlite3 (AppWorld's engine) is native: ship its build.
 printf "import { main } from '../apps/cli/src/main.ts';\nprocess.exitCode = await main(process.argv.slice(2));\n" > "$out/cli-entry.ts"
 npx esbuild "$out/cli-entry.ts" --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \
-  --external:onnxruntime-node --external:better-sqlite3 --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
+  --external:onnxruntime-node --external:koffi --external:better-sqlite3 --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
   --outfile="$out/cli.mjs" --log-level=error \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 rm "$out/cli-entry.ts"
@@ -29,7 +29,7 @@ rm "$out/cli-entry.ts"
 printf "export { serveShard as default } from '../packages/grpo/src/pipeline/env-worker-task.ts';\n" > "$out/env-worker-entry.ts"
 for pair in "packages/grpo/src/pipeline/cli.ts:grpo-cli.mjs" "$out/env-worker-entry.ts:env-worker.mjs"; do
   npx esbuild "${pair%%:*}" --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \
-    --external:onnxruntime-node --external:better-sqlite3 --external:piscina --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
+    --external:onnxruntime-node --external:koffi --external:better-sqlite3 --external:piscina --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
     --outfile="$out/${pair##*:}" --log-level=error \
     "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 done
@@ -42,6 +42,10 @@ mkdir -p "$out/$bsq/build/Release"
 cp -rL "$bsq/lib" "$bsq/package.json" "$bsq/LICENSE" "$out/$bsq/"
 cp "$bsq/build/Release/better_sqlite3.node" "$out/$bsq/build/Release/"
 cp -rL node_modules/bindings node_modules/file-uri-to-path "$out/node_modules/"
+# koffi (the IO-bound CUDA step's FFI to ORT's C API) is native: ship it with its linux-x64 build.
+mkdir -p "$out/node_modules/@koromix"
+cp -rL node_modules/koffi "$out/node_modules/"
+cp -rL node_modules/@koromix/koffi-linux-x64 "$out/node_modules/@koromix/"
 
 echo "packing node $(node --version) and onnxruntime-node"
 xz -T2 -6 -c "$(readlink -f "$(command -v node)")" > "$out/node.xz"
