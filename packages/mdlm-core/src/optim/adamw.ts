@@ -163,6 +163,21 @@ function splitGroup(group: StackGroup, joined: Tensor, shapes: readonly (readonl
   });
 }
 
+/** The groups of the slots, their joined gradients and the global-norm clip over them. */
+function clippedGroups(slots: readonly { param: Tensor; grad: Tensor; decay?: boolean }[], maxNorm: number, grouping: MultiTensorGrouping) {
+  const groups = multiTensorGroups(
+    slots.map((s) => ({ shape: s.param.shape, decay: s.decay ?? true })),
+    grouping,
+  );
+  const grads = groups.map((g) =>
+    joinGroup(
+      g,
+      g.members.map((i) => slots[i]!.grad),
+    ),
+  );
+  return { groups, grads, ...globalNormClip(grads, maxNorm) };
+}
+
 /**
  * Clipping and AdamW over many parameters at once (multi-tensor, as PyTorch's foreach AdamW): the
  * tensors of each group are concatenated, updated by one chain of elementwise ops, and sliced back
@@ -180,17 +195,12 @@ export function clippedAdamwMultiTensor(
   maxNorm: number,
   grouping: MultiTensorGrouping = 'by-shape',
 ): { results: AdamWResult[]; norm: Tensor } {
-  const groups = multiTensorGroups(
-    slots.map((s) => ({ shape: s.param.shape, decay: s.decay ?? true })),
-    grouping,
-  );
+  const { groups, grads, norm, coef, squares } = clippedGroups(slots, maxNorm, grouping);
   const join = (g: StackGroup, pick: (s: AdamWSlot) => Tensor) =>
     joinGroup(
       g,
       g.members.map((i) => pick(slots[i]!)),
     );
-  const grads = groups.map((g) => join(g, (s) => s.grad));
-  const { norm, coef, squares } = globalNormClip(grads, maxNorm);
   // One adamwStep over the joined groups: the bias corrections are computed once for all of them.
   const joined = adamwStep(
     groups.map((g, k) => ({
@@ -230,15 +240,8 @@ export function clippedAdamwStacked(
   cfg: AdamWConfig,
   maxNorm: number,
 ): { params: Tensor[]; moments: { m: Tensor; v: Tensor }[]; norm: Tensor } {
-  const groups = multiTensorGroups(slots.map((s) => ({ shape: s.param.shape, decay: s.decay ?? true })));
+  const { groups, grads, norm, coef, squares } = clippedGroups(slots, maxNorm, 'by-shape');
   if (moments.length !== groups.length) throw new RangeError(`clippedAdamwStacked: ${groups.length} groups, ${moments.length} stacked moments`);
-  const grads = groups.map((g) =>
-    joinGroup(
-      g,
-      g.members.map((i) => slots[i]!.grad),
-    ),
-  );
-  const { norm, coef, squares } = globalNormClip(grads, maxNorm);
   const moved = adamwMoments(
     groups.map((_, k) => ({ grad: grads[k]!, gradSquared: squares[k]!, ...(coef ? { gradScale: coef } : {}), m: moments[k]!.m, v: moments[k]!.v })),
     lr,

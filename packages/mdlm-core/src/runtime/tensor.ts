@@ -27,6 +27,12 @@ const ARRAY_OF: { readonly [D in DType]: new (n: number) => DataOf[D] } = {
   bool: Uint8Array,
 };
 
+/** A typed view (no copy) of `length` elements of a dtype over raw bytes. */
+export function typedView<D extends DType>(dtype: D, bytes: Uint8Array, length: number): DataOf[D] {
+  const Ctor = ARRAY_OF[dtype] as unknown as new (buffer: ArrayBufferLike, offset: number, length: number) => DataOf[D];
+  return new Ctor(bytes.buffer, bytes.byteOffset, length);
+}
+
 /** A tensor in host memory. `data` is used as-is by ORT (no copy). */
 export interface HostTensor<D extends DType = DType> {
   readonly kind: 'host';

@@ -4,7 +4,6 @@
 // the learning rate and the step counter go in, only the loss and the gradient norm come out.
 // On CUDA each direction (A → B, B → A) is captured once as a CUDA graph and replayed: one launch
 // per step instead of one host call per ONNX node, which is what the step time was waiting on.
-import type { DType } from '../graph/dtype.js';
 import type { Graph } from '../graph/index.js';
 import { type BoundProvider, BoundSession, type BoundTensor, type Binding, Copier, hostStaging } from '../runtime/capi/index.js';
 import type { HostTensor } from '../runtime/index.js';
@@ -259,39 +258,18 @@ function checkBatch(spec: StepGraphSpec, batch: Batch): void {
   }
 }
 
-const ARRAY: Readonly<Record<DType, new (b: ArrayBuffer, o: number, n: number) => ArrayLike<unknown> & { set(a: ArrayLike<unknown>): void }>> = {
-  float32: Float32Array,
-  float64: Float64Array,
-  float16: Uint16Array,
-  bfloat16: Uint16Array,
-  int64: BigInt64Array,
-  int32: Int32Array,
-  bool: Uint8Array,
-};
-
-/** A typed view of a host staging buffer. */
-function viewOf(t: BoundTensor) {
-  const bytes = t.hostBytes;
-  if (!bytes) throw new RangeError('BoundStep: not a host buffer');
-  return new ARRAY[t.dtype](
-    bytes.buffer as ArrayBuffer,
-    bytes.byteOffset,
-    t.dims.reduce((a, b) => a * b, 1),
-  );
-}
-
 function writeHost(dst: BoundTensor, src: HostTensor): void {
   if (src.dtype !== dst.dtype || src.dims.join() !== dst.dims.join())
     throw new RangeError(`BoundStep: ${src.dtype}[${src.dims.join(', ')}] does not fit a ${dst.dtype}[${dst.dims.join(', ')}] buffer`);
-  viewOf(dst).set(src.data as ArrayLike<unknown>);
+  (dst.hostData() as { set(a: ArrayLike<unknown>): void }).set(src.data as ArrayLike<unknown>);
 }
 
 function writeScalar(dst: BoundTensor, v: number): void {
-  (viewOf(dst) as unknown as Float32Array | Float64Array)[0] = v;
+  (dst.hostData() as Float32Array | Float64Array)[0] = v;
 }
 
 /** A copy of a host staging buffer's values (the buffer is reused). */
 function readHost(t: BoundTensor): HostTensor {
-  const view = viewOf(t) as unknown as { slice(): HostTensor['data'] };
+  const view = t.hostData() as { slice(): HostTensor['data'] };
   return { kind: 'host', dtype: t.dtype, dims: [...t.dims], data: view.slice() } as HostTensor;
 }

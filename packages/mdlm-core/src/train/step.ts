@@ -115,14 +115,18 @@ export function momentNames(spec: Pick<StepGraphSpec, 'params' | 'optimizerLayou
   return spec.stackedMoments ? momentStacks(spec).flatMap((s) => [s.m, s.v]) : spec.params.flatMap((p) => [stepNames.m(p.name), stepNames.v(p.name)]);
 }
 
+/** A stack's joined m and v names, each with the per-parameter name it holds. */
+const momentPairs = (s: MomentStack) =>
+  [
+    [s.m, stepNames.m],
+    [s.v, stepNames.v],
+  ] as const;
+
 /** Per-parameter moments (adam_m.<p> / adam_v.<p>) joined into a stackedMoments spec's tensors. */
 export function stackMoments<A extends Float32Array | Float64Array>(stacks: readonly MomentStack[], perParam: (name: string, size: number) => A): Record<string, A> {
   const out: Record<string, A> = {};
   for (const s of stacks) {
-    for (const [joined, nameOf] of [
-      [s.m, stepNames.m],
-      [s.v, stepNames.v],
-    ] as const) {
+    for (const [joined, nameOf] of momentPairs(s)) {
       const parts = s.members.map((mem) => perParam(nameOf(mem.name), mem.size));
       const data = new (parts[0]!.constructor as new (n: number) => A)(parts.reduce((n, p) => n + p.length, 0));
       let offset = 0;
@@ -137,10 +141,7 @@ export function stackMoments<A extends Float32Array | Float64Array>(stacks: read
 export function unstackMoments<A extends Float32Array | Float64Array>(stacks: readonly MomentStack[], joined: (name: string) => A): Record<string, A> {
   const out: Record<string, A> = {};
   for (const s of stacks) {
-    for (const [name, nameOf] of [
-      [s.m, stepNames.m],
-      [s.v, stepNames.v],
-    ] as const) {
+    for (const [name, nameOf] of momentPairs(s)) {
       const data = joined(name);
       let offset = 0;
       for (const mem of s.members) {

@@ -4,7 +4,7 @@
 import { BYTES_PER_ELEMENT, type DType, ONNX_DTYPE } from '../../graph/dtype.js';
 import { availableParallelism } from 'node:os';
 import { DISABLED_ORT_OPTIMIZERS, threadsFromEnv } from '../session.js';
-import { sizeOf } from '../tensor.js';
+import { type DataOf, sizeOf, typedView } from '../tensor.js';
 import { type CApi, loadCApi } from './library.js';
 
 /** ORT's ONNXTensorElementDataType codes are ONNX's TensorProto.DataType codes. */
@@ -60,6 +60,12 @@ export class BoundTensor {
   get handle(): unknown {
     if (!this.#value) throw new Error(`bound tensor ${this.dtype}[${this.dims.join(', ')}] was released`);
     return this.#value;
+  }
+
+  /** The values of a host buffer, as a typed view over its memory (no copy). */
+  hostData(): DataOf[DType] {
+    if (!this.hostBytes) throw new RangeError(`${this.dtype}[${this.dims.join(', ')}] is device memory; copy it to a host buffer first`);
+    return typedView(this.dtype, this.hostBytes, sizeOf(this.dims));
   }
 
   get byteLength(): number {
