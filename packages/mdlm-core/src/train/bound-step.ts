@@ -206,11 +206,11 @@ export class BoundStep {
     const s = this.evalSession;
     const inputs: Record<string, BoundTensor> = {};
     const owned: BoundTensor[] = [];
+    checkBatch(this.spec, batch);
     try {
       for (const p of this.spec.params) inputs[p.name] = this.sets[this.current]![p.name]!;
       for (const b of this.spec.batch) {
-        const t = batch[b.name];
-        if (!t) throw new RangeError(`BoundStep.evaluate: the batch has no input "${b.name}"`);
+        const t = batch[b.name]!;
         const d = s.allocate(t.dtype, t.dims);
         owned.push(d);
         this.upload([d], [t]);
