@@ -68,6 +68,66 @@ describe('trainWorldModel with stepsPerCall', () => {
     }
   }, 120_000);
 
+  it('through the IO-bound step (ioBinding, moments joined per group) writes the same run, checkpoints and resume included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wm-bound-'));
+    const data = join(dir, 'rows.jsonl');
+    transitions(data);
+    const config = resolveTrainConfig({
+      objective: 'bd3',
+      model: MODEL,
+      seqLength: 64,
+      batchSize: 4,
+      steps: 10,
+      evalFraction: 0.25,
+      evalEvery: 5,
+      evalBatches: 1,
+      saveEvery: 4,
+      keepLast: 5,
+      logEvery: 5,
+    });
+    const run = async (name: string, ioBinding: boolean, stopAfter?: number, resume = false) => {
+      const out = join(dir, name);
+      const lines: string[] = [];
+      await trainWorldModel({ config, data: [data], tokenizer: tok, tokenizerJson, out, provider: 'cpu', ioBinding, resume, ...(stopAfter ? { stopAfter } : {}), log: (l) => lines.push(l) });
+      return {
+        out,
+        lines,
+        metrics: readFileSync(join(out, 'metrics.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l) as Record<string, number>),
+      };
+    };
+    const plain = await run('plain', false);
+    const bound = await run('bound', true);
+    expect(bound.lines.some((l) => l.includes('cpu (IO binding)'))).toBe(true);
+    expect(bound.metrics.length).toBe(plain.metrics.length);
+    bound.metrics.forEach((m, i) => {
+      const o = plain.metrics[i]!;
+      for (const k of ['step', 'tokens_seen']) expect(m[k]).toBe(o[k]);
+      for (const k of ['loss', 'eval_loss', 'grad_norm']) if (k in o) expect(Math.abs(m[k]! - o[k]!) / Math.abs(o[k]!), `${k} at step ${o['step']}`).toBeLessThan(1e-5);
+    });
+    // The checkpoint at step 8 holds per-parameter moments (split from the joined ones); resuming
+    // from it through the IO-bound step ends where the uninterrupted run does.
+    const resumed = await run('resumed', true, 8);
+    await run('resumed', true, undefined, true);
+    const [a, b, c] = await Promise.all([plain, bound, resumed].map((r) => loadCheckpoint(join(r.out, 'checkpoint-000008'), { optimizer: true })));
+    expect([...b!.optimizer!.keys()].sort()).toEqual([...a!.optimizer!.keys()].sort());
+    for (const [name, t] of a!.optimizer!) {
+      const x = b!.optimizer!.get(name)!.data;
+      let worst = 0,
+        scale = 0;
+      t.data.forEach((v, i) => ((worst = Math.max(worst, Math.abs(v - x[i]!))), (scale = Math.max(scale, Math.abs(v)))));
+      expect(worst, name).toBeLessThanOrEqual(1e-4 * scale);
+    }
+    const final = await Promise.all([bound, resumed].map((r) => loadCheckpoint(join(r.out, 'model'))));
+    for (const [name, t] of final[0]!.weights) {
+      const x = final[1]!.weights.get(name)!.data;
+      t.data.forEach((v, i) => expect(v, name).toBe(x[i]));
+    }
+    expect(c!.optimizer!.size).toBe(a!.optimizer!.size);
+  }, 120_000);
+
   it("'auto' picks the Loop on CUDA only, and bad values are refused", () => {
     expect(resolveStepsPerCall('auto', 'cuda', 1, false)).toBe(16); // no C API: the Loop keeps the state on the GPU
     expect(resolveStepsPerCall('auto', 'cuda', 1, true)).toBe(1); // the IO-bound step does

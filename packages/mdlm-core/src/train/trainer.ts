@@ -37,11 +37,18 @@ export interface TrainRunOptions {
   resume?: boolean | 'auto';
   provider?: ProviderName;
   /**
-   * Optimizer steps per ORT call (a Loop graph; results are the same). 'auto' (default): 16 on the
-   * CUDA provider, whose state would otherwise cross host memory every step, else 1. Calls end at
-   * every log, eval and checkpoint step, so what the run writes does not depend on it.
+   * Optimizer steps per ORT call (a Loop graph; results are the same). 'auto' (default): 1, or 16 on
+   * the CUDA provider when its IO-bound step is unavailable (the state would otherwise cross host
+   * memory every step). Calls end at every log, eval and checkpoint step, so what the run writes
+   * does not depend on it.
    */
   stepsPerCall?: number | 'auto';
+  /**
+   * Run the steps through ORT's C API with the state in session-owned buffers (StepRunnerOptions
+   * .ioBinding; CUDA graphs on CUDA). Default: on for the CUDA provider with one step per call.
+   * `true` on the CPU runs the same path without graphs (what the tests check it with).
+   */
+  ioBinding?: boolean;
   /**
    * 'bfloat16' / 'float16': mixed precision (half MatMuls, float32 state and checkpoints); default
    * float32. float16 adds dynamic loss scaling; its state is saved in trainer_state.json.
@@ -225,6 +232,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     gradAccum: cfg.gradAccum,
     stepsPerCall,
     precision: o.precision ?? 'float32',
+    ...(o.ioBinding === undefined ? {} : { ioBinding: o.ioBinding }),
     ...(moments ? { moments } : {}),
     ...(scaler ? { scaler } : {}),
     ...(o.lossScaling && o.precision === 'float16' ? { lossScaling: o.lossScaling } : {}),
