@@ -27,6 +27,8 @@ describe('diffworld wm train', () => {
       [['--data', data, '--tokenizer', join(out, 'none.json'), '--out', out], 'no such file'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--provider', 'tpu'], '--provider must be one of'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--steps-per-call', '0'], '--steps-per-call must be a positive integer or "auto"'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--io-binding', 'yes'], '--io-binding must be auto, on or off, got "yes"'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--io-binding', 'on', '--provider', 'webgpu'], '--io-binding on runs on the cuda or cpu provider, not webgpu'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--precision', 'fp8'], '--precision must be float32, bfloat16 or float16'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--resume'], 'holds no run'],
     ];
@@ -68,9 +70,11 @@ describe('diffworld wm train', () => {
     expect(first.code, first.err).toBe(0);
     expect(first.out).toContain('bd3 world model after 2 steps');
     expect(first.err).toContain('step 2/2');
-    const second = await runCli(...common, '--steps', '4', '--auto-resume');
+    // The second half runs through the IO-bound step (what CUDA gets by default), from the first's checkpoint.
+    const second = await runCli(...common, '--steps', '4', '--auto-resume', '--io-binding', 'on');
     expect(second.code, second.err).toBe(0);
     expect(second.err).toContain('resuming');
+    expect(second.err).toContain('cpu (IO binding)');
     expect(second.err).toContain('step 4/4');
     const steps = readFileSync(join(out, 'metrics.jsonl'), 'utf8')
       .trim()

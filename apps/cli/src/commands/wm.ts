@@ -101,6 +101,9 @@ const train: Command = {
     '  --steps-per-call N  optimizer steps per ONNX Runtime call (a Loop graph; same results). Default',
     '                      auto: 1 (on CUDA the state stays on the GPU through IO binding and CUDA graphs;',
     '                      16, a Loop, where that path is unavailable: see diffworld doctor)',
+    "  --io-binding M      auto (default) | on | off: run steps through ORT's C API with the state in",
+    '                      session-owned buffers (CUDA: GPU memory and CUDA graphs). auto: on for CUDA',
+    '                      with one step per call; on: also on the CPU (same numbers); off: onnxruntime-node',
     '  --precision P       float32 (default) | bfloat16 | float16: MatMuls in half precision, weights,',
     '                      optimizer and checkpoints float32 (real half GEMMs on CUDA; elsewhere emulated,',
     '                      no speed-up). float16 adds dynamic loss scaling (initial scale 2^16, doubled',
@@ -126,6 +129,7 @@ const train: Command = {
     'auto-resume': { type: 'boolean' },
     provider: { type: 'string' },
     'steps-per-call': { type: 'string' },
+    'io-binding': { type: 'string' },
     precision: { type: 'string' },
     ...Object.fromEntries(OVERRIDES.map((o) => [o.flag, { type: 'string' as const }])),
   },
@@ -139,6 +143,9 @@ const train: Command = {
     const perCallOpt = stringOpt(args, 'steps-per-call') ?? 'auto';
     const stepsPerCall = perCallOpt === 'auto' ? 'auto' : Number(perCallOpt);
     if (stepsPerCall !== 'auto' && !(Number.isInteger(stepsPerCall) && stepsPerCall >= 1)) throw new UsageError(`--steps-per-call must be a positive integer or "auto", got "${perCallOpt}"`);
+    const ioOpt = stringOpt(args, 'io-binding') ?? 'auto';
+    if (ioOpt !== 'auto' && ioOpt !== 'on' && ioOpt !== 'off') throw new UsageError(`--io-binding must be auto, on or off, got "${ioOpt}"`);
+    if (ioOpt === 'on' && provider === 'webgpu') throw new UsageError('--io-binding on runs on the cuda or cpu provider, not webgpu');
     const precision = stringOpt(args, 'precision') ?? 'float32';
     if (precision !== 'float32' && precision !== 'bfloat16' && precision !== 'float16') throw new UsageError(`--precision must be float32, bfloat16 or float16, got "${precision}"`);
     const configPath = stringOpt(args, 'config');
@@ -164,6 +171,7 @@ const train: Command = {
         resume: args.values['resume'] === true ? true : args.values['auto-resume'] === true ? 'auto' : false,
         ...(provider ? { provider: provider as ProviderName } : {}),
         stepsPerCall,
+        ...(ioOpt === 'auto' ? {} : { ioBinding: ioOpt === 'on' }),
         precision,
         log: (line) => io.err(line),
       });
