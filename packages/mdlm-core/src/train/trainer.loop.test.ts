@@ -1,27 +1,18 @@
-// The trainer with several steps per ORT call (the Loop graph the CUDA provider gets by default)
-// writes the same run as one step per call: same logged steps, evals and checkpoints, and losses
-// and weights equal up to float32 rounding.
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The trainer's other ways to run a step write the same run as one onnxruntime-node step per call:
+// several steps per ORT call (the Loop graph CUDA falls back to), and the IO-bound step (CUDA's
+// default) — same logged steps, evals and checkpoints, losses and weights equal up to float32 rounding.
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../checkpoint/index.js';
-import { resolveTrainConfig } from './config.js';
-import { MODEL, tok, tokenizerJson, transitions } from './testing/fixtures.js';
+import { tok, tokenizerJson, transitionsDir, tinyRunConfig } from './testing/fixtures.js';
 import { TrainError, resolveStepsPerCall, trainWorldModel } from './trainer.js';
 
 describe('trainWorldModel with stepsPerCall', () => {
   it('5 steps per call write the same metrics, evals and checkpoints as 1 step per call', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wm-loop-'));
-    const data = join(dir, 'rows.jsonl');
-    transitions(data);
-    const config = resolveTrainConfig({
-      objective: 'bd3',
-      model: MODEL,
-      seqLength: 64,
-      batchSize: 4,
+    const { dir, data } = transitionsDir('wm-loop-');
+    const config = tinyRunConfig({
       steps: 13,
-      evalFraction: 0.25,
       evalEvery: 4,
       evalBatches: 1,
       saveEvery: 6,
@@ -69,16 +60,9 @@ describe('trainWorldModel with stepsPerCall', () => {
   }, 120_000);
 
   it('through the IO-bound step (ioBinding, moments joined per group) writes the same run, checkpoints and resume included', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wm-bound-'));
-    const data = join(dir, 'rows.jsonl');
-    transitions(data);
-    const config = resolveTrainConfig({
-      objective: 'bd3',
-      model: MODEL,
-      seqLength: 64,
-      batchSize: 4,
+    const { dir, data } = transitionsDir('wm-bound-');
+    const config = tinyRunConfig({
       steps: 10,
-      evalFraction: 0.25,
       evalEvery: 5,
       evalBatches: 1,
       saveEvery: 4,

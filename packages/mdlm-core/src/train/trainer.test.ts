@@ -8,7 +8,7 @@ import { Rng } from '@diffworld/dataset';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../checkpoint/index.js';
 import { resolveTrainConfig } from './config.js';
-import { MODEL, TOKENIZER, tok, tokenizerJson, transitions } from './testing/fixtures.js';
+import { MODEL, TOKENIZER, tok, tokenizerJson, transitions, transitionsDir, tinyRunConfig } from './testing/fixtures.js';
 import { trainWorldModel } from './trainer.js';
 
 describe('trainWorldModel', () => {
@@ -41,16 +41,9 @@ describe('trainWorldModel', () => {
   }, 120_000);
 
   it('logs held-out loss, keeps the last K checkpoints, refuses to overwrite a run', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'wm-eval-'));
-    const data = join(dir, 'rows.jsonl');
-    transitions(data);
-    const config = resolveTrainConfig({
-      objective: 'bd3',
-      model: MODEL,
-      seqLength: 64,
-      batchSize: 4,
+    const { dir, data } = transitionsDir('wm-eval-');
+    const config = tinyRunConfig({
       steps: 12,
-      evalFraction: 0.25,
       evalEvery: 4,
       evalBatches: 2,
       saveEvery: 3,

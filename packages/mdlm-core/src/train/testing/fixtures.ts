@@ -1,8 +1,11 @@
 // Shared fixtures of the trainer tests: the committed world-model tokenizer, 32 short transitions
 // whose answers must be memorised, and a tiny LLaMA-style config.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Rng } from '@diffworld/dataset';
 import { Tokenizer } from '@diffworld/tokenizer';
+import { type TrainConfig, resolveTrainConfig } from '../config.js';
 
 export const TOKENIZER = new URL('../../../../../test-data/wm/tokenizer.json', import.meta.url).pathname;
 export const tokenizerJson = readFileSync(TOKENIZER, 'utf8');
@@ -32,3 +35,16 @@ export const MODEL = {
   max_position_embeddings: 512,
   tie_word_embeddings: true,
 };
+
+/** A fresh temp folder (name prefix given) with the transitions written to its rows.jsonl. */
+export function transitionsDir(prefix: string): { dir: string; data: string } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const data = join(dir, 'rows.jsonl');
+  transitions(data);
+  return { dir, data };
+}
+
+/** The tiny bd3 run the trainer tests vary: MODEL, 64 tokens × 4 rows, a quarter held out. */
+export function tinyRunConfig(settings: Record<string, unknown>): TrainConfig {
+  return resolveTrainConfig({ objective: 'bd3', model: MODEL, seqLength: 64, batchSize: 4, evalFraction: 0.25, ...settings });
+}
