@@ -243,8 +243,6 @@ export class StepRunner {
       values[stepNames.lossScale] = hostTensor(dtype, Float32Array.of(opts.scaler?.scale ?? scaling.initScale), []);
       values[stepNames.goodSteps] = hostTensor(dtype, Float32Array.of(opts.scaler?.goodSteps ?? 0), []);
     }
-    let boundStep: BoundStep | undefined;
-    let sessionMs = t2 - t1;
     if (bound) {
       const b0 = performance.now();
       const graph = buildFusedStep(spec);
@@ -252,12 +250,12 @@ export class StepRunner {
       const b1 = performance.now();
       const lossBytes = () => emitOnnx(buildLossGraph(spec), { name: 'eval_loss' }).bytes;
       const profilePrefix = process.env['DIFFWORLD_ORT_PROFILE'];
-      boundStep = BoundStep.create(spec, graph, bytes, lossBytes, state, values as Record<string, HostTensor>, {
+      const boundStep = BoundStep.create(spec, graph, bytes, lossBytes, state, values as Record<string, HostTensor>, {
         provider: provider as 'cpu' | 'cuda',
         ...(opts.cudaGraph === undefined ? {} : { cudaGraph: opts.cudaGraph }),
         ...(profilePrefix ? { profilePrefix } : {}),
       });
-      sessionMs = performance.now() - b1;
+      const sessionMs = performance.now() - b1;
       return new StepRunner(
         spec,
         sessions,
@@ -273,7 +271,7 @@ export class StepRunner {
         boundStep,
       );
     }
-    return new StepRunner(spec, sessions, values, opts.schedule ?? constant(1e-3), startStep, opts.scaler?.optimizerStep ?? startStep, accum, perCall, provider, t1 - t0, sessionMs);
+    return new StepRunner(spec, sessions, values, opts.schedule ?? constant(1e-3), startStep, opts.scaler?.optimizerStep ?? startStep, accum, perCall, provider, t1 - t0, t2 - t1);
   }
 
   get nextStep(): number {
