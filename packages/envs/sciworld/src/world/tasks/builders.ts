@@ -940,13 +940,6 @@ function placeSeeds(v: number, contents: Parameters<Builder>[1]): { species: str
   return { species, room };
 }
 
-/**
- * The grow tasks' optional goals, ScienceWorld's list in its order: near and carrying the seed jar,
- * carrying the shovel and soil, near soil, moved anywhere new, in the greenhouse (and again once
- * carrying the jar), soil, water and a seed in each of the three pots; grow-fruit adds at least 1
- * and 2 plants at each life stage, the bee hive open, near a bee once two plants reproduce, near
- * the fruit.
- */
 /** Soil, then water, then a seed of the species directly in each pot (near the agent): the grow and genetics tasks' pot goals, in the real order. */
 function potGoals(species: string, pots: readonly string[]): Subgoal[] {
   const inPot = (called: string) => pots.map((name): Subgoal => ({ type: 'directlyIn', match: { called }, container: { name, nearAgent: true } }));
@@ -960,6 +953,13 @@ function stageCountGoals(species: string, upTo: number): Subgoal[] {
   return stages;
 }
 
+/**
+ * The grow tasks' optional goals, ScienceWorld's list in its order: near and carrying the seed jar,
+ * carrying the shovel and soil, near soil, moved anywhere new, in the greenhouse (and again once
+ * carrying the jar), soil, water and a seed in each of the three pots; grow-fruit adds at least 1
+ * and 2 plants at each life stage, the bee hive open, near a bee once two plants reproduce, near
+ * the fruit.
+ */
 function growOptionalGoals(species: string, fruit: boolean): Subgoal[] {
   const pots = [1, 2, 3].map((i) => `flower pot ${i}`);
   const carried = (m: Match): Subgoal => ({ type: 'directlyIn', match: m, container: { kind: 'agent' } });
