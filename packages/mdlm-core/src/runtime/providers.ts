@@ -150,11 +150,11 @@ export function ortLibraryDir(): string {
 
 export const CUDA_PROVIDER_FILES = ['libonnxruntime_providers_cuda.so', 'libonnxruntime_providers_shared.so'] as const;
 
-let probeModel: Uint8Array | undefined;
+let probeBytes: Uint8Array | undefined;
 
-/** Y = X·X for a 2×2 X: enough to make a provider compile and run a kernel. */
-function tinyModel(): Uint8Array {
-  probeModel ??= encodeModel({
+/** Y = X·X for a 2×2 X (inputs X, output Y): enough to make a provider compile and run a kernel. */
+export function probeModel(): Uint8Array {
+  probeBytes ??= encodeModel({
     graphName: 'diffworld_probe',
     opset: 18,
     inputs: [{ name: 'X', dtype: 'float32', shape: [2, 2] }],
@@ -162,7 +162,7 @@ function tinyModel(): Uint8Array {
     initializers: [],
     nodes: [{ opType: 'MatMul', inputs: ['X', 'X'], outputs: ['Y'] }],
   });
-  return probeModel;
+  return probeBytes;
 }
 
 /** Really initialises a provider: creates a tiny session on it, runs it, checks the numbers. */
@@ -176,7 +176,7 @@ export async function probeProvider(provider: ProviderName): Promise<ProbeResult
   const t0 = performance.now();
   let session: InferenceSession | undefined;
   try {
-    session = await InferenceSession.create(tinyModel(), { executionProviders: [provider], logSeverityLevel: 3 });
+    session = await InferenceSession.create(probeModel(), { executionProviders: [provider], logSeverityLevel: 3 });
     const out = await session.run({ X: new Tensor('float32', Float32Array.from([1, 2, 3, 4]), [2, 2]) });
     const y = out['Y'];
     const got = y && y.location === 'cpu' ? Array.from(y.data as Float32Array) : undefined;

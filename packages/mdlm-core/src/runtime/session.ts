@@ -117,8 +117,13 @@ export function threadsFromEnv(env: NodeJS.ProcessEnv = process.env): number | u
   return n;
 }
 
+/** Intra-op threads a session gets: as asked, else DIFFWORLD_ORT_THREADS, else every core. */
+export function intraOpThreads(requested?: number): number {
+  return requested ?? threadsFromEnv() ?? availableParallelism();
+}
+
 function ortOptions(provider: ProviderName, opts: SessionOptions): InferenceSession.SessionOptions {
-  const threads = opts.intraOpThreads ?? threadsFromEnv() ?? availableParallelism();
+  const threads = intraOpThreads(opts.intraOpThreads);
   const profilePrefix = opts.profilePrefix ?? process.env['DIFFWORLD_ORT_PROFILE'];
   return {
     ...(profilePrefix ? { enableProfiling: true, profileFilePrefix: profilePrefix } : {}),

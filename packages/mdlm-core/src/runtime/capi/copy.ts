@@ -18,7 +18,7 @@ export class Copier {
     readonly slots: readonly CopySlot[],
   ) {}
 
-  static create(provider: BoundProvider, slots: readonly CopySlot[], deviceId?: number): Copier {
+  static create(provider: BoundProvider, slots: readonly CopySlot[]): Copier {
     const shape = (i: number, rank: number) => Array.from({ length: rank }, (_, j) => `d${i}_${j}`);
     const bytes = encodeModel({
       graphName: 'diffworld_copy',
@@ -28,7 +28,7 @@ export class Copier {
       initializers: [],
       nodes: slots.map((_, i) => ({ opType: 'Identity', inputs: [`in_${i}`], outputs: [`out_${i}`] })),
     });
-    return new Copier(BoundSession.create(bytes, { provider, ...(deviceId === undefined ? {} : { deviceId }) }), slots);
+    return new Copier(BoundSession.create(bytes, { provider }), slots);
   }
 
   /** The slots of a group of tensors, for `create`. */

@@ -2,21 +2,15 @@
 // values between them, and misuse is refused by name (the CUDA side is the same code with device
 // memory; it is checked on the GPU host by the gpu-train benchmark's --compare).
 import { describe, expect, it } from 'vitest';
-import { encodeModel } from '../../onnx/model.js';
+import { probeModel } from '../providers.js';
 import { BoundSession, Copier, hostStaging, loadCApi } from './index.js';
 
 const { error } = loadCApi();
 if (error) console.warn(`skipping the C API tests: ${error}`);
 const describeCApi = error && !process.env['CI'] ? describe.skip : describe;
 
-const square = encodeModel({
-  graphName: 'square',
-  opset: 18,
-  inputs: [{ name: 'X', dtype: 'float32', shape: [2, 2] }],
-  outputs: [{ name: 'Y', dtype: 'float32', shape: [2, 2] }],
-  initializers: [],
-  nodes: [{ opType: 'MatMul', inputs: ['X', 'X'], outputs: ['Y'] }],
-});
+// Y = X·X for a 2×2 X: the model the provider probe runs.
+const square = probeModel();
 
 describeCApi('ORT C API sessions (koffi)', () => {
   it('reaches onnxruntime-node 1.29.0 and runs a session into bound buffers, which copies read back', async () => {

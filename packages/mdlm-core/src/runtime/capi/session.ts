@@ -2,8 +2,7 @@
 // owns and that stay where they are between runs (GPU memory on CUDA), so that nothing crosses the
 // host bus unless asked, and — with CUDA graphs — the same kernels replay on the same addresses.
 import { BYTES_PER_ELEMENT, type DType, ONNX_DTYPE } from '../../graph/dtype.js';
-import { availableParallelism } from 'node:os';
-import { DISABLED_ORT_OPTIMIZERS, threadsFromEnv } from '../session.js';
+import { ORT_CONFIG_ENTRIES, intraOpThreads } from '../session.js';
 import { type DataOf, sizeOf, typedView } from '../tensor.js';
 import { type CApi, loadCApi } from './library.js';
 
@@ -66,10 +65,6 @@ export class BoundTensor {
   hostData(): DataOf[DType] {
     if (!this.hostBytes) throw new RangeError(`${this.dtype}[${this.dims.join(', ')}] is device memory; copy it to a host buffer first`);
     return typedView(this.dtype, this.hostBytes, sizeOf(this.dims));
-  }
-
-  get byteLength(): number {
-    return sizeOf(this.dims) * BYTES_PER_ELEMENT[this.dtype];
   }
 
   release(): void {
@@ -153,9 +148,9 @@ export class BoundSession {
     try {
       check(fn.SetSessionGraphOptimizationLevel(options, ORT_ENABLE_ALL), 'SetSessionGraphOptimizationLevel');
       check(fn.SetInterOpNumThreads(options, 1), 'SetInterOpNumThreads');
-      // As onnxruntime-node sessions get them (session.ts): every core unless told otherwise.
-      check(fn.SetIntraOpNumThreads(options, opts.intraOpThreads ?? threadsFromEnv() ?? availableParallelism()), 'SetIntraOpNumThreads');
-      check(fn.AddSessionConfigEntry(options, 'optimization.disable_specified_optimizers', DISABLED_ORT_OPTIMIZERS.join(',')), 'AddSessionConfigEntry');
+      // Threads and config entries as onnxruntime-node sessions get them (../session.ts).
+      check(fn.SetIntraOpNumThreads(options, intraOpThreads(opts.intraOpThreads)), 'SetIntraOpNumThreads');
+      for (const [key, value] of Object.entries(ORT_CONFIG_ENTRIES)) check(fn.AddSessionConfigEntry(options, key, value), `AddSessionConfigEntry(${key})`);
       if (opts.profilePrefix) check(fn.EnableProfiling(options, opts.profilePrefix), 'EnableProfiling');
       if (opts.provider === 'cuda') {
         const co = [null];
