@@ -121,11 +121,10 @@ async function summarise(file: string, calls: number): Promise<Profile> {
 }
 
 async function benchPath(path: BenchPath, opts: { profile: boolean } = { profile: values.profile === true }) {
-  const { provider, perCall, precision } = path;
+  const { provider, perCall } = path;
   const probe = await probeProvider(provider);
   if (!probe.ok) return { ...path, skipped: probe.reason };
-  const s = spec(path);
-  const runner = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4, ...ioOptions(path) });
+  const runner = await createRunner(path);
   const batches = Array.from({ length: perCall }, (_, i) => batch(i));
   // Warm-up: arenas, kernel selection, and with IO binding both directions' CUDA graphs captured.
   await runner.steps(batches);
@@ -141,7 +140,7 @@ async function benchPath(path: BenchPath, opts: { profile: boolean } = { profile
   if (opts.profile) {
     const prefix = `ort-profile-${path.name.replaceAll(':', '-')}-${process.pid}`;
     process.env['DIFFWORLD_ORT_PROFILE'] = prefix;
-    const profiled = await StepRunner.create(s, init(), { provider, stepsPerCall: perCall, precision, schedule: () => 1e-4, ...ioOptions(path) });
+    const profiled = await createRunner(path);
     delete process.env['DIFFWORLD_ORT_PROFILE'];
     // Two calls of at most 16 steps (the first with its warm-up): the profile holds every node of every step.
     const some = batches.slice(0, 16);
@@ -161,7 +160,7 @@ async function benchPath(path: BenchPath, opts: { profile: boolean } = { profile
 
 /** Loss curve of N steps on one path, from the same weights and batches as every other path. */
 async function curve(path: BenchPath, n: number): Promise<number[]> {
-  const runner = await StepRunner.create(spec(path), init(), { provider: path.provider, stepsPerCall: path.perCall, precision: path.precision, schedule: () => 1e-4, ...ioOptions(path) });
+  const runner = await createRunner(path);
   const losses = (await runner.steps(Array.from({ length: n }, (_, i) => batch(i)))).map((r) => r.loss);
   runner.release();
   return losses;
@@ -186,6 +185,11 @@ function ioOptions(path: BenchPath): { ioBinding?: boolean; cudaGraph?: boolean;
   const stacked = path.unstacked ? { stackedMoments: false } : {};
   if (path.io === undefined) return stacked;
   return path.io === 'off' ? { ioBinding: false } : { ioBinding: true, cudaGraph: path.io === 'graph', ...stacked };
+}
+
+/** A runner for one path, from the shared initial weights, at a constant learning rate. */
+function createRunner(path: BenchPath): Promise<StepRunner> {
+  return StepRunner.create(spec(path), init(), { provider: path.provider, stepsPerCall: path.perCall, precision: path.precision, schedule: () => 1e-4, ...ioOptions(path) });
 }
 
 const LAYOUTS: readonly string[] = ['flat', 'by-shape', 'per-tensor'];
