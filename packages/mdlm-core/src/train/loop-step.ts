@@ -12,7 +12,7 @@
 import { emitOnnx } from '../graph/index.js';
 import type { DType } from '../graph/dtype.js';
 import type { OnnxDim, OnnxGraph, OnnxModel, OnnxNode, OnnxValueInfo } from '../onnx/model.js';
-import { type StepGraphSpec, buildFusedStep, momentNames, scalerNames, stepNames } from './step.js';
+import { type StepGraphSpec, buildFusedStep, momentStacks, scalerNames, stepNames } from './step.js';
 
 /** Names of the loop graph's inputs and outputs that differ from the one-step graph's. */
 export const loopNames = {
@@ -29,7 +29,7 @@ const inBody = (name: string) => (name === '' ? '' : `body/${name}`);
 
 /** Names of the carried state in loop order: each parameter, then its two moments, then the loss scaler's state. */
 export function stateNames(spec: Pick<StepGraphSpec, 'params' | 'lossScaling' | 'optimizerLayout' | 'stackedMoments'>): string[] {
-  if (spec.stackedMoments) return [...spec.params.map((p) => p.name), ...momentNames(spec), ...scalerNames(spec)];
+  if (spec.stackedMoments) return [...spec.params.map((p) => p.name), ...momentStacks(spec).flatMap((st) => [st.m, st.v]), ...scalerNames(spec)];
   return [...spec.params.flatMap((p) => [p.name, stepNames.m(p.name), stepNames.v(p.name)]), ...scalerNames(spec)];
 }
 

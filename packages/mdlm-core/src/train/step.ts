@@ -110,11 +110,6 @@ export function momentStacks(spec: Pick<StepGraphSpec, 'params' | 'optimizerLayo
   }));
 }
 
-/** The moment tensors a spec's graphs take and give: per parameter, or joined (stackedMoments). */
-export function momentNames(spec: Pick<StepGraphSpec, 'params' | 'optimizerLayout' | 'stackedMoments'>): string[] {
-  return spec.stackedMoments ? momentStacks(spec).flatMap((s) => [s.m, s.v]) : spec.params.flatMap((p) => [stepNames.m(p.name), stepNames.v(p.name)]);
-}
-
 /** A stack's joined m and v names, each with the per-parameter name it holds. */
 const momentPairs = (s: MomentStack) =>
   [
