@@ -6,6 +6,7 @@ import { join, relative } from 'node:path';
 /** Which in-repo projects each project may import. Packages never import apps. */
 export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
   dataset: [],
+  config: [],
   'env-core': ['dataset'],
   tokenizer: ['dataset'],
   'mdlm-core': ['tokenizer', 'dataset'],
@@ -15,7 +16,7 @@ export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> =
   eval: ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld'],
   grpo: ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld', 'eval'],
   'wm-server': ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld', 'eval', 'grpo'],
-  cli: ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld', 'eval', 'grpo', 'wm-server'],
+  cli: ['config', 'dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld', 'eval', 'grpo', 'wm-server'],
   tools: [],
 };
 

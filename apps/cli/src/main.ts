@@ -2,7 +2,6 @@
 // Only the module of the command that runs is loaded (commands/index.ts).
 import { EXIT, UsageError, parseCommandArgs, type CommandIO } from './command.js';
 import { COMMANDS, loadCommand, type CommandEntry } from './commands/index.js';
-import { nearest } from './suggest.js';
 
 const defaultIO: CommandIO = {
   out: (line) => process.stdout.write(line + '\n'),
@@ -42,7 +41,9 @@ function groupDepth(argv: readonly string[]): number {
 }
 
 /** Neither a command nor a group: name the unknown word, suggest the nearest commands. */
-function unknown(argv: readonly string[], depth: number, io: CommandIO): number {
+async function unknown(argv: readonly string[], depth: number, io: CommandIO): Promise<number> {
+  // Loaded here, not at startup: `diffworld --help` imports no package (main.test.ts checks it).
+  const { nearest } = await import('./suggest.js');
   const prefix = argv.slice(0, depth);
   const word = argv[depth]!;
   const where = prefix.length ? ` under "diffworld ${prefix.join(' ')}"` : '';

@@ -1,17 +1,5 @@
 // "Did you mean": the commands nearest to a mistyped word, by edit distance.
-
-/** Levenshtein distance (insert, delete, substitute; each costs 1). */
-export function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
-}
+import { editDistance } from '@diffworld/config';
 
 /**
  * The commands (full strings such as "data validate") nearest to the words typed, at most `limit`.
