@@ -9,7 +9,7 @@ export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> =
   config: [],
   'env-core': ['dataset'],
   tokenizer: ['dataset'],
-  'mdlm-core': ['tokenizer', 'dataset'],
+  'mdlm-core': ['config', 'tokenizer', 'dataset'],
   alfworld: ['env-core', 'dataset'],
   sciworld: ['env-core', 'dataset'],
   appworld: ['env-core', 'dataset'],

@@ -22,7 +22,7 @@ describe('diffworld wm train', () => {
     const out = mkdtempSync(join(tmpdir(), 'wm-cli-'));
     const cases: [string[], string][] = [
       [['--tokenizer', tokenizer, '--out', out], '--data is required'],
-      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--objective', 'gpt'], 'objective: must be one of ar, mdlm, bd3'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--objective', 'gpt'], 'objective: must be one of "ar", "mdlm", "bd3", got "gpt"'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--steps', 'x'], '--steps must be an integer'],
       [['--data', data, '--tokenizer', join(out, 'none.json'), '--out', out], 'no such file'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--provider', 'tpu'], '--provider must be one of'],
@@ -34,7 +34,7 @@ describe('diffworld wm train', () => {
     ];
     const bad = join(out, 'bad.json');
     writeFileSync(bad, JSON.stringify({ objective: 'bd3', lerning_rate: 1 }));
-    cases.push([['--data', data, '--tokenizer', tokenizer, '--out', out, '--config', bad], 'lerning_rate: unknown setting']);
+    cases.push([['--data', data, '--tokenizer', tokenizer, '--out', out, '--config', bad], 'lerning_rate: unknown key']);
     for (const [args, message] of cases) {
       const r = await runCli('wm', 'train', ...args);
       expect(r.code, args.join(' ')).toBe(2);

@@ -4,7 +4,6 @@ import { readFileSync } from 'node:fs';
 import { writeFileAtomic } from '@diffworld/dataset';
 import {
   type TrainConfig,
-  TrainConfigError,
   TrainError,
   resolveTrainConfig,
   trainWorldModel,
@@ -149,13 +148,8 @@ const train: Command = {
     const precision = stringOpt(args, 'precision') ?? 'float32';
     if (precision !== 'float32' && precision !== 'bfloat16' && precision !== 'float16') throw new UsageError(`--precision must be float32, bfloat16 or float16, got "${precision}"`);
     const configPath = stringOpt(args, 'config');
-    let config: TrainConfig;
-    try {
-      config = resolveTrainConfig(configPath ? readJson(configPath, '--config') : undefined, overrides(args), configPath ?? 'train config');
-    } catch (e) {
-      if (e instanceof TrainConfigError) throw new UsageError(e.message);
-      throw e;
-    }
+    // A bad setting is a ConfigError naming its key path (exit 2).
+    const config: TrainConfig = resolveTrainConfig(configPath ? readJson(configPath, '--config') : undefined, overrides(args), configPath ?? 'train config');
     const tokenizerJson = readFileSync(tokPath, 'utf8');
     const tokenizer = Tokenizer.fromJson(readJson(tokPath, '--tokenizer'), tokPath);
     const init = stringOpt(args, 'init');

@@ -7,8 +7,8 @@
 import { Rng } from '@diffworld/dataset';
 import { type ChatMessage, type Tokenizer, encodeChat } from '@diffworld/tokenizer';
 
-export type Objective = 'ar' | 'mdlm' | 'bd3';
-export const OBJECTIVES: readonly Objective[] = ['ar', 'mdlm', 'bd3'];
+export const OBJECTIVES = ['ar', 'mdlm', 'bd3'] as const;
+export type Objective = (typeof OBJECTIVES)[number];
 
 export interface TrainExample {
   ids: Int32Array;
