@@ -29,7 +29,7 @@ describe('workspace import boundaries', () => {
     const names = listProjects(workspaceRoot)
       .map((p) => p.name)
       .sort();
-    expect(names).toEqual(['alfworld', 'appworld', 'cli', 'config', 'dataset', 'env-core', 'eval', 'grpo', 'mdlm-core', 'sciworld', 'tokenizer', 'tools', 'wm-server']);
+    expect(names).toEqual(['alfworld', 'appworld', 'cli', 'config', 'dataset', 'env-core', 'envs', 'eval', 'grpo', 'mdlm-core', 'sciworld', 'tokenizer', 'tools', 'wm-server']);
   });
 
   it('flags a package that imports an app', () => {
@@ -53,6 +53,18 @@ describe('workspace import boundaries', () => {
       'imports "@diffworld/dataset/src/jsonl.js": use the package\'s public API (src/index.ts), not its internals',
       'relative import "../../dataset/src/x.js" leaves the project',
     ]);
+  });
+
+  it('treats every package under packages/envs (but the contract and the registry) as an engine of the group', () => {
+    const root = fakeWorkspace({
+      'packages/dataset/package.json': pkg('dataset'),
+      'packages/eval/package.json': pkg('eval'),
+      'packages/envs/core/package.json': pkg('env-core', ['dataset']),
+      // A fourth environment needs no entry of its own: the group's rule applies to it.
+      'packages/envs/mars/package.json': pkg('mars', ['env-core', 'eval']),
+      'packages/envs/registry/package.json': pkg('envs', ['env-core', 'mars']),
+    });
+    expect(checkBoundaries(root).map((x) => `${x.project}: ${x.message}`)).toEqual(['mars: depends on "eval", which the design does not allow']);
   });
 
   it('finds a dependency cycle', () => {

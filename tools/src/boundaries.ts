@@ -3,6 +3,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
+/**
+ * The environment engines as one group: every project under packages/envs/ except the contract
+ * (env-core) and the registry (envs). An entry or a list naming ENV_ENGINES means each of them, so
+ * adding a fourth environment touches no line here.
+ */
+export const ENV_ENGINES = 'env engines';
+const NOT_ENGINES = new Set(['env-core', 'envs']);
+
 /** Which in-repo projects each project may import. Packages never import apps. */
 export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> = {
   dataset: [],
@@ -10,15 +18,26 @@ export const ALLOWED_DEPENDENCIES: Readonly<Record<string, readonly string[]>> =
   'env-core': ['dataset'],
   tokenizer: ['dataset'],
   'mdlm-core': ['config', 'tokenizer', 'dataset'],
-  alfworld: ['env-core', 'dataset'],
-  sciworld: ['env-core', 'dataset'],
-  appworld: ['env-core', 'dataset'],
-  eval: ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld'],
-  grpo: ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld', 'eval'],
-  'wm-server': ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld', 'eval', 'grpo'],
-  cli: ['config', 'dataset', 'tokenizer', 'mdlm-core', 'env-core', 'alfworld', 'sciworld', 'appworld', 'eval', 'grpo', 'wm-server'],
+  [ENV_ENGINES]: ['env-core', 'dataset'],
+  envs: ['env-core', ENV_ENGINES],
+  eval: ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'envs', ENV_ENGINES],
+  grpo: ['config', 'dataset', 'tokenizer', 'mdlm-core', 'env-core', 'envs', 'eval'],
+  experiments: ['config', 'dataset', 'tokenizer', 'mdlm-core', 'env-core', 'envs', 'eval', 'grpo'],
+  'wm-server': ['dataset', 'tokenizer', 'mdlm-core', 'env-core', 'envs', 'eval'],
+  cli: ['config', 'dataset', 'tokenizer', 'mdlm-core', 'env-core', 'envs', ENV_ENGINES, 'eval', 'grpo', 'experiments', 'wm-server'],
   tools: [],
 };
+
+/** A project's entry: its own, or the engines' group entry for an engine. */
+function allowedFor(project: Project, engines: ReadonlySet<string>): readonly string[] | undefined {
+  const own = ALLOWED_DEPENDENCIES[project.name] ?? (engines.has(project.name) ? ALLOWED_DEPENDENCIES[ENV_ENGINES] : undefined);
+  return own?.flatMap((d) => (d === ENV_ENGINES ? [...engines] : [d]));
+}
+
+/** The engine projects: packages/envs/<x> other than env-core and envs. */
+export function envEngines(projects: readonly Project[]): Set<string> {
+  return new Set(projects.filter((p) => p.root.startsWith('packages/envs/') && !NOT_ENGINES.has(p.name)).map((p) => p.name));
+}
 
 export interface Project {
   name: string; // Nx project name
@@ -81,9 +100,10 @@ const IMPORT_RE = /^\s*(?:import|export)\s[^;]*?from\s*['"]([^'"]+)['"]|^\s*impo
 export function checkBoundaries(workspaceRoot: string): Violation[] {
   const projects = listProjects(workspaceRoot);
   const byPackage = new Map(projects.map((p) => [p.packageName, p]));
+  const engines = envEngines(projects);
   const violations: Violation[] = [];
   for (const project of projects) {
-    const allowed = ALLOWED_DEPENDENCIES[project.name];
+    const allowed = allowedFor(project, engines);
     if (!allowed) {
       violations.push({ project: project.name, file: join(project.root, 'package.json'), message: `project "${project.name}" has no entry in ALLOWED_DEPENDENCIES (tools/src/boundaries.ts)` });
       continue;

@@ -35,7 +35,6 @@ export { remotePolicy, chatCompletionsEndpoint, RemotePolicyError, type RemotePo
 // World models served over HTTP (wm-server, lmdeploy, vLLM, SGLang, the paper's proxy).
 export { RemoteWorldModel, RemoteWorldModelError, samplingFields, PROXY_SAMPLING, type RemoteWorldModelOptions, type RemoteProtocol, type EndpointState } from './world-model/remote.js';
 export { openWorldModel, isWorldModelUrl, type OpenWorldModelOptions } from './world-model/open.js';
-export { ENV_SUITES, ENV_NAMES, envSuite, type EnvName } from './agent/envs.js';
 export { playEpisodes, type PlayOptions } from './agent/episodes.js';
 export { evaluateAgent, selectTasks, summarizeByTaskType, type EvaluateAgentOptions, type AgentEvaluation, type AgentSummary } from './agent/runner.js';
 export { writeAgentEvaluation, OUTPUT_FILES } from './agent/output.js';

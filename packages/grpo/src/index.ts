@@ -46,7 +46,6 @@ export { ChatTurnCodec, type ChatCodecOptions } from './chat-codec.js';
 export {
   resolvePipelineConfig,
   defaultPipelineConfig,
-  PAPER_MAX_TURNS,
   type PipelineConfig,
   type TokenizerStage,
   type WorldModelStage,
@@ -58,7 +57,7 @@ export {
 } from './pipeline/config.js';
 export { runGrpoPipeline, type PipelineOptions, type PipelineResult } from './pipeline/pipeline.js';
 export { AgentFramedEnv, realEngineSource, worldModelSource, applySuiteReward, type RolloutSource } from './pipeline/sources.js';
-export { openWorldModel, ACTION_ENCODING, type WorldModelSpec, type WorldModelSampling } from './pipeline/world-model.js';
+export { openWorldModel, type WorldModelSpec, type WorldModelSampling } from './pipeline/world-model.js';
 export { evaluatePolicy, mergeEvaluations, type PolicyEvalOptions } from './pipeline/evaluate.js';
 export { savePolicy, loadPolicy, type StoredPolicy } from './pipeline/policy-store.js';
 export { pipelineSummary, pipelineSummaryLine, renderPipelineMarkdown, renderComparisonHtml, type PipelineReport } from './pipeline/report.js';

@@ -131,7 +131,7 @@ describe('diffworld env import / serve --games', () => {
     expect(game!.gameFile).toBe(row.game_file);
     expect(game!.inferred.length).toBeGreaterThan(0);
     // What `env serve alfworld --games FILE` starts: the game answers to its paper path.
-    const { envSuite } = await import('@diffworld/eval');
+    const { envSuite } = await import('@diffworld/envs');
     const server = await envSuite('alfworld').server.start({ host: '127.0.0.1', port: 0, gamesFile: out });
     try {
       const reset = (await (await fetch(`${server.url}/reset`, { method: 'POST', body: JSON.stringify({ task_id: 'par-1', game_file: row.game_file }) })).json()) as { obs: string; gamefile: string };

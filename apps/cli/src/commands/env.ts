@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { AtomicFile, createRowWriter } from '@diffworld/dataset';
 import { checkSplit, loadPromptSet, writePromptSet, EnvSuiteError, type EnvSuite, type PromptSet } from '@diffworld/env-core';
 import { importRowsFile, writeImportedGames } from '@diffworld/alfworld';
-import { ENV_NAMES, envSuite } from '@diffworld/eval';
+import { ENV_NAMES, envSuite } from '@diffworld/envs';
 import { EXIT, UsageError, intOpt, positiveIntOpt, positional, stringOpt, requiredString, type Command, type ParsedArgs } from '../command.js';
 
 const names = () => ENV_NAMES.join('|');

@@ -1,7 +1,8 @@
 // `diffworld eval agent`: a policy (the env's expert, a seeded random one, or a remote
 // OpenAI-compatible endpoint) against the real engine on one split; writes the episode records,
 // the summary and the report.
-import { ENV_NAMES, envSuite, evaluateAgent, expertPolicy, randomPolicy, readMetricsJsonl, remotePolicy, writeAgentEvaluation, type Policy } from '@diffworld/eval';
+import { evaluateAgent, expertPolicy, randomPolicy, readMetricsJsonl, remotePolicy, writeAgentEvaluation, type Policy } from '@diffworld/eval';
+import { ENV_NAMES, envSuite } from '@diffworld/envs';
 import { checkSplit, loadPromptSet } from '@diffworld/env-core';
 import { EXIT, UsageError, intOpt, positiveIntOpt, numberOpt, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
 

@@ -2,7 +2,7 @@
 // @diffworld/grpo's runRepro as content-addressed, resumable stages; this module only reads the
 // command line and the config file and prints where the report is.
 import { readFileSync } from 'node:fs';
-import { ENV_NAMES } from '@diffworld/eval';
+import { ENV_NAMES } from '@diffworld/envs';
 import { GrpoError, resolveReproConfig, runRepro } from '@diffworld/grpo';
 import { EXIT, UsageError, positional, stringOpt, type Command } from '../command.js';
 

@@ -26,6 +26,8 @@ export const alfworldSuite: AlfworldSuite = {
   name: ENV_NAME,
   splits: SPLITS,
   maxSteps: MAX_STEPS,
+  paperMaxTurns: 30,
+  actionEncoding: 'raw',
   tasks: (split) => splitTasks(split),
   createEnv: () => withStepLimit(new AlfworldEnv(), MAX_STEPS),
   createEnvWith: ({ grammar, maxSteps }) => withStepLimit(new AlfworldEnv({ grammar: grammar ?? 'current' }), maxSteps ?? MAX_STEPS),

@@ -30,6 +30,8 @@ export function createAppworldSuite(opts: { reward?: RewardMode } = {}): EnvSuit
     name: ENV_NAME,
     splits: SPLITS,
     maxSteps: APPWORLD_MAX_STEPS,
+    paperMaxTurns: 10,
+    actionEncoding: 'raw',
     tasks: (split) => tasksOf(split).map(taskRef),
     createEnv: () => withStepLimit(new AppworldEnv(), APPWORLD_MAX_STEPS),
     createSimulatedEnv: (wm, simOpts) => withStepLimit(new SimulatedAppworldEnv(wm, simOpts), APPWORLD_MAX_STEPS),

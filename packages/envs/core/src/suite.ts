@@ -1,7 +1,7 @@
 // EnvSuite: the one description of an environment. Each env package exports one; the CLI, eval
 // and the servers look envs up by name in one table of suites and ask the suite for everything
 // (tasks, engines, expert, random actions, corpus rows, the agent's prompts, reward, server).
-import type { ChatRow } from '@diffworld/dataset';
+import type { ActionEncoding, ChatRow } from '@diffworld/dataset';
 import { episodeRecord, type EpisodeRecord } from './episode.js';
 import type { RunningServer } from './http.js';
 import { readPromptSet, type PromptExtraction, type PromptSet, type PromptSlots } from './prompts.js';
@@ -91,6 +91,10 @@ export interface EnvSuite {
   readonly splits: readonly Split[];
   /** Step limit of an episode. */
   readonly maxSteps: number;
+  /** Turn limit of an agent episode in the paper's GRPO scripts (max_turns: ALFWorld 30, ScienceWorld 50, AppWorld 10). */
+  readonly paperMaxTurns: number;
+  /** How this env's world-model rows write the action after "Action: " (ScienceWorld wraps it as an assistant message in JSON). */
+  readonly actionEncoding: ActionEncoding;
   /** Every task of a split, in a stable order; an unknown split throws EnvSuiteError (checked by `checkSplit`). */
   tasks(split: Split): TaskRef[];
   /** The real engine (with the suite's step limit). */

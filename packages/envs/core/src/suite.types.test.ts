@@ -39,6 +39,16 @@ describe('EnvSuite (types)', () => {
     expectTypeOf<EnvSuite['server']['defaultPort']>().toEqualTypeOf<number>();
   });
 
+  it('requires the facts grpo and the harness read of every env, so an env that forgets one fails to compile', () => {
+    expectTypeOf<EnvSuite['paperMaxTurns']>().toEqualTypeOf<number>();
+    expectTypeOf<EnvSuite['actionEncoding']>().toEqualTypeOf<'raw' | 'assistant-json'>();
+    const declare = (suite: EnvSuite) => suite;
+    const { paperMaxTurns: _turns, actionEncoding: _encoding, ...forgetful } = {} as EnvSuite;
+    // @ts-expect-error a suite without paperMaxTurns and actionEncoding is not an EnvSuite
+    expectTypeOf(declare).toBeCallableWith(forgetful);
+    expectTypeOf(declare).toBeCallableWith({ ...forgetful, paperMaxTurns: 30, actionEncoding: 'raw' });
+  });
+
   it('keeps the env-specific parts optional, so a suite without them is still a suite', () => {
     type Optional = { [K in keyof EnvSuite]-?: undefined extends EnvSuite[K] ? K : never }[keyof EnvSuite];
     expectTypeOf<Optional>().toEqualTypeOf<'randomAction' | 'prompts' | 'loadGames'>();

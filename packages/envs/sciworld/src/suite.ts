@@ -26,6 +26,8 @@ export const sciworldSuite: EnvSuite = {
   name: ENV_NAME,
   splits: SCIWORLD_SPLITS,
   maxSteps: SCIWORLD_MAX_STEPS,
+  paperMaxTurns: 50,
+  actionEncoding: 'assistant-json',
   tasks: (split) => sciworldTasks(split),
   createEnv: () => withStepLimit(new SciworldEnv(), SCIWORLD_MAX_STEPS),
   createSimulatedEnv: (wm, opts) => new SimulatedSciworldEnv(wm, (task) => worldModelSystemPrompt(task, opts?.prompts), { maxTurns: SCIWORLD_MAX_STEPS, ...opts }),

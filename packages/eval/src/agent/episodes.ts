@@ -1,7 +1,7 @@
 // Plays episodes against the real engines, advancing a window of episodes in lockstep so that the
 // policy answers one batch per turn. Used in the main thread and inside pool workers alike.
 import { episodeRecord, type ChatMessage, type EnvSuite, type EpisodeRecord, type PromptSet, type TaskRef, type TextEnv } from '@diffworld/env-core';
-import { envSuite } from './envs.js';
+import { envSuite } from '@diffworld/envs';
 import type { Policy, PolicyRequest } from './policy.js';
 
 interface Running {

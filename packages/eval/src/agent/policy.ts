@@ -3,7 +3,7 @@
 // uniformly random admissible action) and a remote one (remote.ts).
 import { hashSeed, Rng, type ChatMessage, type TaskRef } from '@diffworld/env-core';
 import { EvalError } from '../errors.js';
-import { envSuite } from './envs.js';
+import { envSuite } from '@diffworld/envs';
 
 /** What a policy may know about the turn besides the conversation (TextWorld's opt-in infos). */
 export interface PolicyContext {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { importPaperRow, samplePaperRow, writeImportedGames } from '@diffworld/alfworld';
 import { PROMPT_SET_FORMAT, type PromptSet } from '@diffworld/env-core';
 import { describe, expect, it } from 'vitest';
-import { ENV_NAMES, envSuite } from './envs.js';
+import { ENV_NAMES, envSuite } from '@diffworld/envs';
 import { expertPolicy, mapBatch, randomPolicy, type Policy } from './policy.js';
 import { evaluateAgent, selectTasks } from './runner.js';
 

@@ -5,7 +5,7 @@ import { workerExecArgv } from '@diffworld/dataset';
 import { Piscina } from 'piscina';
 import { Rng, checkSplit, summarizeEpisodes, type EpisodeRecord, type EpisodeSummary, type PromptSet, type TaskRef } from '@diffworld/env-core';
 import { EvalError } from '../errors.js';
-import { envSuite } from './envs.js';
+import { envSuite } from '@diffworld/envs';
 import { playEpisodes } from './episodes.js';
 import type { Policy } from './policy.js';
 import type { EpisodeChunk } from './worker-task.js';

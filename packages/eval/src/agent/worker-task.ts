@@ -1,6 +1,6 @@
 // What a pool worker runs: a chunk of episodes with a policy rebuilt from its spec.
 import type { EpisodeRecord, PromptSet, TaskRef } from '@diffworld/env-core';
-import { envSuite } from './envs.js';
+import { envSuite } from '@diffworld/envs';
 import { playEpisodes } from './episodes.js';
 import { localPolicy, type LocalPolicySpec } from './policy.js';
 

@@ -1,6 +1,7 @@
 // The runner's settings: one JSON file per environment and size, with the paper's values
 // (upstream-paper-repo.md §4.1–4.2) as defaults where they apply. Defaults ← file ← overrides;
 // every section is checked here, unknown keys are refused, so a typo fails before hours of work.
+import { envSuite } from '@diffworld/envs';
 import type { TrainConfig } from '@diffworld/mdlm-core';
 import { GrpoError } from '../errors.js';
 import type { LossAggregation } from '../loss.js';
@@ -111,9 +112,6 @@ export interface PipelineConfig {
   grpo: GrpoStage;
 }
 
-/** Turn limits of the paper's GRPO scripts (max_turns 30 / 50 / 10). */
-export const PAPER_MAX_TURNS: Readonly<Record<string, number>> = { alfworld: 30, sciworld: 50, appworld: 10 };
-
 export function defaultPipelineConfig(env: string): PipelineConfig {
   return {
     env,
@@ -142,7 +140,7 @@ export function defaultPipelineConfig(env: string): PipelineConfig {
       },
       seed: 0,
     },
-    rollout: { cache: 'kv', maxTurns: PAPER_MAX_TURNS[env] ?? 30, maxTokensPerTurn: 128, maxSeqLen: 4096 },
+    rollout: { cache: 'kv', maxTurns: envSuite(env).paperMaxTurns, maxTokensPerTurn: 128, maxSeqLen: 4096 },
     sft: { demos: 64, steps: 100, batch: 4, lr: 1e-3 },
     eval: { tasks: 32, temperature: 0 },
     grpo: {

@@ -3,7 +3,7 @@
 // and a failing env step in a worker surfaces as an error instead of a hang.
 import { Rng } from '@diffworld/dataset';
 import type { Observation, TaskRef } from '@diffworld/env-core';
-import { ENV_SUITES } from '@diffworld/eval';
+import { ENV_SUITES } from '@diffworld/envs';
 import { describe, expect, it } from 'vitest';
 import { type Episode, type NextTokenPolicy, type RolloutJob, type TurnCodec, rollout } from '../rollout.js';
 import { EnvPool } from './env-pool.js';

@@ -4,7 +4,7 @@
 // stay in this thread between steps, so an episode's state never crosses threads.
 import type { MessagePort } from 'node:worker_threads';
 import type { TextEnv } from '@diffworld/env-core';
-import { envSuite } from '@diffworld/eval';
+import { envSuite } from '@diffworld/envs';
 import { realEngineSource } from './sources.js';
 import type { EnvReply, EnvRequest, ShardTask } from './env-pool.js';
 

@@ -2,7 +2,7 @@
 // to exactly the one-pass evaluation — records, per-task-type summaries and intervals — even when
 // sampling, because every task keeps its index's rng; bad ranges and mismatched parts are refused.
 import { fileURLToPath } from 'node:url';
-import { envSuite } from '@diffworld/eval';
+import { envSuite } from '@diffworld/envs';
 import { initialWeights, parseHfConfig } from '@diffworld/mdlm-core';
 import { Tokenizer } from '@diffworld/tokenizer';
 import { describe, expect, it } from 'vitest';

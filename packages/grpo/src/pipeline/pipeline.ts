@@ -14,7 +14,8 @@ import { mkdir, readFile, writeFile, appendFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { Rng, writeFileAtomic, type ChatRow } from '@diffworld/dataset';
 import type { EnvSuite, TaskRef } from '@diffworld/env-core';
-import { type AgentEvaluation, envSuite, parseMetricsJsonl, renderHtmlReport } from '@diffworld/eval';
+import { type AgentEvaluation, parseMetricsJsonl, renderHtmlReport } from '@diffworld/eval';
+import { envSuite } from '@diffworld/envs';
 import {
   type ModelConfig,
   type ProviderName,

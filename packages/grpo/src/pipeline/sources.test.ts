@@ -2,7 +2,7 @@
 // engine, next user turns), the world-model env asking the world model for what the local
 // responder cannot answer, and the suite's reward over the message list.
 import type { ChatMessage, WorldModel, WorldModelRequest } from '@diffworld/env-core';
-import { ENV_SUITES } from '@diffworld/eval';
+import { ENV_SUITES } from '@diffworld/envs';
 import { describe, expect, it } from 'vitest';
 import { applySuiteReward, realEngineSource, worldModelSource } from './sources.js';
 import type { Episode } from '../rollout.js';

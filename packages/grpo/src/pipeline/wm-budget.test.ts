@@ -4,7 +4,7 @@
 // whose training graphs cannot fit.
 import { type ChatRow, approxTokenCount, parseWorldModelUserTurn } from '@diffworld/dataset';
 import type { WorldModel, WorldModelRequest } from '@diffworld/env-core';
-import { envSuite } from '@diffworld/eval';
+import { envSuite } from '@diffworld/envs';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { GrpoError } from '../errors.js';

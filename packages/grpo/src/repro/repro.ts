@@ -8,7 +8,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diversifyRow, writeFileAtomic, type ChatRow, type DiversifyCounts } from '@diffworld/dataset';
-import { envSuite, evaluateWorldModel, localCompleter, selectTasks, type PyDict } from '@diffworld/eval';
+import { evaluateWorldModel, localCompleter, selectTasks, type PyDict } from '@diffworld/eval';
+import { envSuite } from '@diffworld/envs';
 import { ChatGenerator, clearSessionCache, resolveTrainConfig, trainWorldModel, type ProviderName } from '@diffworld/mdlm-core';
 import { Tokenizer, chatTrainingTexts, trainTokenizer } from '@diffworld/tokenizer';
 import { GrpoError } from '../errors.js';

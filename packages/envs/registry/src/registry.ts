@@ -1,6 +1,7 @@
-// The one name → suite table of the workspace: eval's agent runner, its worker threads and the CLI
-// look environments up here, and ask the suite for everything else (tasks, engines, expert, random
-// actions, the agent's prompts and parser). Workers look envs up by name, so the table is static.
+// The one name → suite table of the workspace: eval's agent runner, its worker threads, the
+// experiments and the CLI look environments up here, and ask the suite for everything else (tasks,
+// engines, expert, random actions, the agent's prompts and parser, the paper's turn limit, how its
+// world-model rows encode actions). Workers look envs up by name, so the table is static.
 import { suiteByName, type EnvSuite } from '@diffworld/env-core';
 import { alfworldSuite } from '@diffworld/alfworld';
 import { appworldSuite } from '@diffworld/appworld';

@@ -2,7 +2,7 @@
 // suite is an EnvSuite, and its engine answers steps with env-core's StepResult.
 import type { EnvSuite, StepResult, TextEnv } from '@diffworld/env-core';
 import { describe, expectTypeOf, it } from 'vitest';
-import { ENV_NAMES, type ENV_SUITES, type EnvName, envSuite } from './envs.js';
+import { ENV_NAMES, type ENV_SUITES, type EnvName, envSuite } from './registry.js';
 
 type Suites = typeof ENV_SUITES;
 type StepOf<N extends EnvName> = Awaited<ReturnType<ReturnType<Suites[N]['createEnv']>['step']>>;
