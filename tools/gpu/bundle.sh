@@ -24,16 +24,16 @@ npx esbuild "$out/cli-entry.ts" --bundle --platform=node --format=esm --target=n
   --outfile="$out/cli.mjs" --log-level=error \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 rm "$out/cli-entry.ts"
-# The GRPO pipeline (packages/grpo README, "A GPU run") and its env-pool worker beside it; piscina stays
-# external (it starts its own worker.js from its package directory), so its package is shipped.
-printf "export { serveShard as default } from '../packages/grpo/src/pipeline/env-worker-task.ts';\n" > "$out/env-worker-entry.ts"
-for pair in "packages/grpo/src/pipeline/cli.ts:grpo-cli.mjs" "$out/env-worker-entry.ts:env-worker.mjs"; do
-  npx esbuild "${pair%%:*}" --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \
-    --external:onnxruntime-node --external:koffi --external:better-sqlite3 --external:piscina --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
-    --outfile="$out/${pair##*:}" --log-level=error \
-    "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
-done
+# The experiments' env-pool worker beside the CLI bundle (EnvPool starts ./env-worker.mjs); piscina stays
+# external (it starts its own worker.js from its package directory), so its package is shipped. The
+# presets go beside the bundle too: `grpo train --config gpu` finds bundle/configs/gpu.json.
+printf "export { serveShard as default } from '../apps/experiments/src/env-worker-task.ts';\n" > "$out/env-worker-entry.ts"
+npx esbuild "$out/env-worker-entry.ts" --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \
+  --external:onnxruntime-node --external:koffi --external:better-sqlite3 --external:piscina --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
+  --outfile="$out/env-worker.mjs" --log-level=error \
+  "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 rm "$out/env-worker-entry.ts"
+cp -r apps/experiments/configs "$out/configs"
 # -L: a node_modules of symlinks (a git worktree sharing one install) must ship as files; the device
 # tool drops links, and onnxruntime-node without onnxruntime-common fails at import there.
 cp -rL node_modules/piscina "$out/node_modules/"

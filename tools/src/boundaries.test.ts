@@ -29,7 +29,7 @@ describe('workspace import boundaries', () => {
     const names = listProjects(workspaceRoot)
       .map((p) => p.name)
       .sort();
-    expect(names).toEqual(['alfworld', 'appworld', 'cli', 'config', 'dataset', 'env-core', 'envs', 'eval', 'grpo', 'mdlm-core', 'sciworld', 'tokenizer', 'tools', 'wm-server']);
+    expect(names).toEqual(['alfworld', 'appworld', 'cli', 'config', 'dataset', 'env-core', 'envs', 'eval', 'experiments', 'grpo', 'mdlm-core', 'sciworld', 'tokenizer', 'tools', 'wm-server']);
   });
 
   it('flags a package that imports an app', () => {

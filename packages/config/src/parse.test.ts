@@ -65,6 +65,8 @@ describe('helpers', () => {
     expect(closestName('epsilom', ['beta', 'epsilon', 'epsilonHigh'])).toBe('epsilon');
     expect(closestName('LR', ['lr', 'beta'])).toBe('lr');
     expect(closestName('xyzzy', ['lr', 'beta'])).toBeUndefined();
+    expect(closestName('anchors', ['rows', 'anchorTokens', 'maxNewTokens'])).toBe('anchorTokens');
+    expect(closestName('max', ['maxTurns', 'maxSeqLen'])).toBeUndefined();
   });
   it('mergeSettings layers objects and replaces arrays', () => {
     const base = { a: 1, s: { x: 1, y: [1, 2] } };

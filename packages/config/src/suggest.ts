@@ -15,10 +15,12 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The known name closest to `typed` (case-insensitive), or undefined when none is close: a name
- * within a third of the typed length (at least 2 edits), or one that differs only in case.
+ * within a third of the typed length (at least 2 edits), or the one name that the typed word begins
+ * (`anchors` → `anchorTokens`, at least 4 letters typed).
  */
 export function closestName(typed: string, known: readonly string[]): string | undefined {
   const t = typed.toLowerCase();
+  const extending = known.filter((k) => t.length >= 4 && k.toLowerCase().startsWith(t.replace(/s$/, '')));
   let best: string | undefined;
   let bestD = Infinity;
   for (const k of known) {
@@ -28,5 +30,6 @@ export function closestName(typed: string, known: readonly string[]): string | u
       bestD = d;
     }
   }
-  return best !== undefined && bestD <= Math.max(2, Math.ceil(typed.length / 3)) ? best : undefined;
+  if (best !== undefined && bestD <= Math.max(2, Math.ceil(typed.length / 3))) return best;
+  return extending.length === 1 ? extending[0] : undefined;
 }

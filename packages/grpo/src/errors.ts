@@ -16,4 +16,9 @@ export class GrpoError extends Error {
   ) {
     super(message);
   }
+
+  /** Settings or inputs the user can fix (the CLI exits 2 on these). */
+  get badInput(): boolean {
+    return this.code === 'bad_config' || this.code === 'memory';
+  }
 }

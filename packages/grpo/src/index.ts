@@ -27,7 +27,7 @@ export {
   type NextTokenPolicy,
   type RolloutJob,
 } from './rollout.js';
-export { GrpoTrainer, type GrpoTrainerState, type GrpoConfig, type UpdateMetrics, type GrpoStepMetrics } from './trainer.js';
+export { GrpoTrainer, type GrpoTrainerState, type GrpoConfig, type DynamicSampling, type UpdateMetrics, type GrpoStepMetrics } from './trainer.js';
 export { SftTrainer, type SftConfig } from './sft.js';
 export {
   LineWalkEnv,
@@ -42,30 +42,8 @@ export {
   parseLineObservation,
 } from './toy/line-walk.js';
 export { ChatTurnCodec, type ChatCodecOptions } from './chat-codec.js';
-// The runner of `nx run grpo:train:<env>`: stages in a run directory, rollout sources, the report.
-export {
-  resolvePipelineConfig,
-  defaultPipelineConfig,
-  type PipelineConfig,
-  type TokenizerStage,
-  type WorldModelStage,
-  type PolicyStage,
-  type SftStage,
-  type EvalStage,
-  type GrpoStage,
-  type RolloutStage,
-} from './pipeline/config.js';
-export { runGrpoPipeline, type PipelineOptions, type PipelineResult } from './pipeline/pipeline.js';
-export { AgentFramedEnv, realEngineSource, worldModelSource, applySuiteReward, type RolloutSource } from './pipeline/sources.js';
-export { openWorldModel, type WorldModelSpec, type WorldModelSampling } from './pipeline/world-model.js';
-export { evaluatePolicy, mergeEvaluations, type PolicyEvalOptions } from './pipeline/evaluate.js';
-export { savePolicy, loadPolicy, type StoredPolicy } from './pipeline/policy-store.js';
-export { pipelineSummary, pipelineSummaryLine, renderPipelineMarkdown, renderComparisonHtml, type PipelineReport } from './pipeline/report.js';
-export { fitWorldModelRow, fitPrompt, limitRecords, BudgetedWorldModel, TEMPLATE_TOKENS, type RowFit, type PromptParts, type PromptBudget, type CountTokens } from './pipeline/wm-budget.js';
-export { checkMemoryBudget, estimateTrainingBytes, memoryBudgetBytes, pipelineGraphs, type GraphShape } from './pipeline/memory.js';
-export { EnvPool } from './pipeline/env-pool.js';
-// `diffworld repro <env>`: the paper's two questions at small scale, as content-addressed stages.
-export { resolveReproConfig, defaultReproConfig, REPRO_OBJECTIVES, type ReproConfig, type ReproObjective } from './repro/config.js';
-export { runRepro, type ReproOptions, type ReproRun, type ReproResults } from './repro/repro.js';
-export { cachedStage, stageHash, canonicalJson, type StageOutcome } from './repro/cache.js';
-export { renderReproMarkdown, renderReproHtml } from './repro/report.js';
+// Rollout sources (the real engine or a world model behind the env's agent harness), the
+// evaluation of a policy's weights on held-out tasks, policies on disk.
+export { AgentFramedEnv, realEngineSource, worldModelSource, applySuiteReward, type RolloutSource } from './sources.js';
+export { evaluatePolicy, evalTasks, mergeEvaluations, type PolicyEvalOptions } from './evaluate.js';
+export { savePolicy, loadPolicy, type StoredPolicy } from './policy-store.js';

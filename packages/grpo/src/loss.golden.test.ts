@@ -71,7 +71,7 @@ const model: TransformerConfig = {
   rmsEps: c.rms_eps,
 };
 const lossConfig = (aggregation: LossAggregation, beta: number): GrpoLossConfig => ({
-  epsilonLow: c.epsilon_low,
+  epsilon: c.epsilon_low,
   epsilonHigh: c.epsilon_high,
   beta,
   aggregation,

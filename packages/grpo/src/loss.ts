@@ -44,7 +44,7 @@ export type LossAggregation = 'grpo' | 'dapo' | 'dr_grpo';
 
 export interface GrpoLossConfig {
   /** Lower clip range ε_low (ρ ≥ 1 − ε_low). ms-swift/TRL default 0.2. */
-  epsilonLow: number;
+  epsilon: number;
   /** Upper clip range ε_high (ρ ≤ 1 + ε_high); defaults to ε_low. DAPO uses 0.28. */
   epsilonHigh?: number;
   /** KL coefficient β; 0 drops the reference policy from the graph. */
@@ -56,7 +56,7 @@ export interface GrpoLossConfig {
   klClamp?: number;
 }
 
-export const GRPO_LOSS_DEFAULTS: GrpoLossConfig = { epsilonLow: 0.2, beta: 0.04, aggregation: 'grpo', temperature: 1, klClamp: 10 };
+export const GRPO_LOSS_DEFAULTS: GrpoLossConfig = { epsilon: 0.2, beta: 0.04, aggregation: 'grpo', temperature: 1, klClamp: 10 };
 
 /** Names of the batch tensors the loss graph reads. */
 export const grpoInputs = {
@@ -77,7 +77,7 @@ export function validateLossConfig(c: GrpoLossConfig): void {
   const bad = (what: string) => {
     throw new GrpoError('bad_config', `GRPO loss: ${what}`);
   };
-  if (!(c.epsilonLow >= 0 && c.epsilonLow < 1)) bad(`epsilonLow must be in [0, 1), got ${c.epsilonLow}`);
+  if (!(c.epsilon >= 0 && c.epsilon < 1)) bad(`epsilon must be in [0, 1), got ${c.epsilon}`);
   if (c.epsilonHigh !== undefined && !(c.epsilonHigh >= 0)) bad(`epsilonHigh must be ≥ 0, got ${c.epsilonHigh}`);
   if (!(c.beta >= 0) || !Number.isFinite(c.beta)) bad(`beta must be a finite number ≥ 0, got ${c.beta}`);
   if (!(c.temperature > 0) || !Number.isFinite(c.temperature)) bad(`temperature must be > 0, got ${c.temperature}`);
@@ -114,7 +114,7 @@ const drop0 = (x: Tensor) => slice(x, [1], [x.dim(1)], [1]); // token-aligned [B
 /** The GRPO loss (and metrics) as an mdlm-core `LossFn` over the policy decoder. */
 export function grpoLoss(cfg: TransformerConfig, c: GrpoLossConfig): LossFn {
   validateLossConfig(c);
-  const epsHigh = c.epsilonHigh ?? c.epsilonLow;
+  const epsHigh = c.epsilonHigh ?? c.epsilon;
   const clampKl = c.klClamp ?? 10;
   return (params, batch) => {
     const ids = batch[grpoInputs.ids]!;
@@ -123,7 +123,7 @@ export function grpoLoss(cfg: TransformerConfig, c: GrpoLossConfig): LossFn {
     const m = drop0(batch[grpoInputs.mask]!);
     const adv = reshape(batch[grpoInputs.advantages]!, [b!, 1]);
     const ratio = exp(sub(logp, drop0(batch[grpoInputs.oldLogp]!)));
-    const clipped = minimum(maximum(ratio, 1 - c.epsilonLow), 1 + epsHigh);
+    const clipped = minimum(maximum(ratio, 1 - c.epsilon), 1 + epsHigh);
     const pg = neg(minimum(mul(ratio, adv), mul(clipped, adv)));
     let perToken = pg;
     let kl: Tensor | undefined;
@@ -141,7 +141,7 @@ export function grpoLoss(cfg: TransformerConfig, c: GrpoLossConfig): LossFn {
     const maskedMean = (x: Tensor) => div(reduceSum(mul(x, m)), maximum(tokens, 1));
     const f = (x: Tensor) => cast(x, m.dtype);
     const outputs: Record<string, Tensor> = {
-      [grpoOutputs.clipLow]: maskedMean(f(and(less(ratio, 1 - c.epsilonLow), less(adv, 0)))),
+      [grpoOutputs.clipLow]: maskedMean(f(and(less(ratio, 1 - c.epsilon), less(adv, 0)))),
       [grpoOutputs.clipHigh]: maskedMean(f(and(greater(ratio, 1 + epsHigh), greater(adv, 0)))),
       [grpoOutputs.entropy]: maskedMean(entropyOf(logProbs)),
       [grpoOutputs.ratioMean]: maskedMean(ratio),

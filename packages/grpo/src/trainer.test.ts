@@ -20,7 +20,7 @@ function init(seed: number): Record<string, Float32Array> {
 
 const config: GrpoConfig = {
   model: MODEL,
-  loss: { epsilonLow: 0.2, epsilonHigh: 0.28, beta: 0.04, aggregation: 'dapo', temperature: 1 },
+  loss: { epsilon: 0.2, epsilonHigh: 0.28, beta: 0.04, aggregation: 'dapo', temperature: 1 },
   groupSize: 4,
   microBatch: 8,
   innerEpochs: 3,
@@ -52,8 +52,9 @@ describe('GrpoTrainer', () => {
     expect(m.kl).toBeGreaterThan(0);
   });
 
-  it('a step reports rollout and update metrics', async () => {
-    const trainer = await GrpoTrainer.create({ ...config, innerEpochs: 1 }, init(1));
+  it('a step reports rollout and update metrics, rewarded by the reward option', async () => {
+    // A reward that differs within every group (the episode's length), so the step updates.
+    const trainer = await GrpoTrainer.create({ ...config, innerEpochs: 1, reward: (e) => e.policyTokens }, init(1));
     const m = await trainer.step(
       trainer.jobsFor(lineWalkTasks('t', 2, 3), () => new LineWalkEnv(), new Rng(2)),
       codec,
@@ -62,11 +63,53 @@ describe('GrpoTrainer', () => {
     for (const k of ['rewardMean', 'rewardStd', 'zeroStdShare', 'success', 'policyTokens', 'turns', 'truncated', 'tokensPerSec', 'rolloutMs', 'updateMs', 'loss', 'gradNorm', 'entropy', 'kl'] as const)
       expect(Number.isFinite(m[k]), k).toBe(true);
     expect(m.policyTokens).toBeGreaterThan(0);
+    expect(m.rewardMean).toBe(m.policyTokens);
+    expect(m).toMatchObject({ skipped: false, refillRounds: 0 });
+    expect(m.usableGroups).toBeGreaterThan(0);
+  });
+
+  it('a step whose groups all have equal rewards changes no weight, bit for bit, and says so', async () => {
+    // β > 0 and AdamW: an update with every advantage 0 would still move the weights (the KL term,
+    // weight decay), so the trainer skips it.
+    const trainer = await GrpoTrainer.create({ ...config, innerEpochs: 2, optimizer: { weightDecay: 0.01 }, reward: () => 0.5 }, init(1));
+    const before = Object.fromEntries(Object.entries(trainer.params()).map(([k, v]) => [k, Float32Array.from(v)]));
+    const m = await trainer.step(
+      trainer.jobsFor(lineWalkTasks('t', 2, 3), () => new LineWalkEnv(), new Rng(2)),
+      codec,
+    );
+    expect(m).toMatchObject({ step: 1, skipped: true, usableGroups: 0, optimizerSteps: 0, zeroStdShare: 1 });
+    for (const [k, v] of Object.entries(trainer.params())) expect(Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(Buffer.from(before[k]!.buffer)), k).toBe(true);
+    expect(trainer.updater.nextStep).toBe(1);
+  });
+
+  it('dynamic sampling drops groups without reward variance and refills them from fresh tasks', async () => {
+    // Task 0's group has equal rewards, every later task's group varies: the step rolls out one
+    // refill round and updates on the two usable groups.
+    const tasks = lineWalkTasks('t', 4, 3);
+    let n = 0;
+    const reward = (e: { task: { id: string } }) => (e.task.id === tasks[0]!.id ? 1 : n++ % 2);
+    const trainer = await GrpoTrainer.create({ ...config, innerEpochs: 1, reward }, init(1));
+    let asked = 0;
+    const dynamic = {
+      maxRounds: 3,
+      more: (round: number) => {
+        asked++;
+        return trainer.jobsFor([tasks[1 + round]!], () => new LineWalkEnv(), new Rng(10 + round));
+      },
+    };
+    const m = await trainer.step(
+      trainer.jobsFor([tasks[0]!, tasks[1]!], () => new LineWalkEnv(), new Rng(2)),
+      codec,
+      dynamic,
+    );
+    expect(asked).toBe(1);
+    expect(m).toMatchObject({ refillRounds: 1, usableGroups: 2, skipped: false, optimizerSteps: 1, episodes: 12 });
+    expect(m.zeroStdShare).toBeCloseTo(1 / 3, 12);
   });
 
   it('resumes from a saved state to the same weights as an uninterrupted run', async () => {
     const tasks = lineWalkTasks('t', 6, 3);
-    const cfg = { ...config, innerEpochs: 2 };
+    const cfg = { ...config, innerEpochs: 2, reward: (e: { policyTokens: number }) => e.policyTokens };
     const run = async (t: GrpoTrainer, steps: number) => {
       for (let s = 0; s < steps; s++)
         await t.step(
@@ -114,7 +157,7 @@ describe('GrpoTrainer', () => {
   it('validates the configuration', async () => {
     await expect(GrpoTrainer.create({ ...config, groupSize: 1 }, init(1))).rejects.toThrow(/groupSize must be an integer ≥ 2/);
     await expect(GrpoTrainer.create({ ...config, sampling: { temperature: 0.9 } }, init(1))).rejects.toThrow(/sampling temperature 0.9 differs from the loss temperature 1/);
-    await expect(GrpoTrainer.create({ ...config, loss: { ...config.loss, epsilonLow: 1.5 } }, init(1))).rejects.toThrow(/epsilonLow must be in \[0, 1\)/);
+    await expect(GrpoTrainer.create({ ...config, loss: { ...config.loss, epsilon: 1.5 } }, init(1))).rejects.toThrow(/epsilon must be in \[0, 1\)/);
   });
 
   it('normalisers: sequences (grpo), mask tokens (dapo), sequences × max completion length (dr_grpo)', () => {

@@ -36,6 +36,21 @@ export interface GrpoConfig {
   provider?: ProviderName;
   /** Rollout decoding: 'none' (default) re-runs the scorer's window per token; 'kv' keeps a KV cache per episode. */
   rolloutCache?: 'kv' | 'none';
+  /**
+   * The reward of a finished episode, replacing the env's own (e.g. the paper's reward functions over
+   * the message list, as ms-swift's ORMs compute them after the rollout); absent: the env's reward.
+   */
+  reward?: (episode: Episode) => number;
+}
+
+/**
+ * DAPO's dynamic sampling: groups whose rewards are all equal carry no signal, so they are dropped
+ * and fresh groups rolled out in their place, up to `maxRounds` extra rounds.
+ */
+export interface DynamicSampling {
+  /** Jobs of fresh groups for refill round `round` (1, 2, …); their envs are closed by the trainer. */
+  more(round: number): RolloutJob[];
+  maxRounds: number;
 }
 
 export interface UpdateMetrics {
@@ -69,6 +84,12 @@ export interface GrpoStepMetrics extends UpdateMetrics {
   /** Policy tokens generated per second of rollout. */
   tokensPerSec: number;
   rolloutMs: number;
+  /** Groups with reward variance that the update used (with dynamic sampling: after refills). */
+  usableGroups: number;
+  /** Refill rounds dynamic sampling rolled out (0 without it). */
+  refillRounds: number;
+  /** True when no group had reward variance: the step changed no weight (the update was skipped). */
+  skipped: boolean;
 }
 
 function validate(c: GrpoConfig): void {
@@ -169,8 +190,15 @@ export class GrpoTrainer {
     );
   }
 
-  /** Rollouts with the current weights (KV-cached decoding when `rolloutCache` is 'kv'). */
+  /** Rollouts with the current weights (KV-cached decoding when `rolloutCache` is 'kv'), rewarded by `config.reward` when given. */
   async collect(jobs: readonly RolloutJob[], codec: TurnCodec): Promise<Episode[]> {
+    const episodes = await this.play(jobs, codec);
+    const reward = this.config.reward;
+    if (reward) for (const e of episodes) e.reward = reward(e);
+    return episodes;
+  }
+
+  private async play(jobs: readonly RolloutJob[], codec: TurnCodec): Promise<Episode[]> {
     if (this.config.rolloutCache !== 'kv') return rollout(scorerPolicy(this.scorer, this.params()), jobs, codec, this.config.limits, this.config.sampling);
     const policy = await cachedPolicy(this.config.model, this.params(), Math.max(1, jobs.length), this.config.provider ? { provider: this.config.provider } : {});
     try {
@@ -225,39 +253,92 @@ export class GrpoTrainer {
     };
   }
 
-  /** One GRPO step: rollouts for every job, advantages within groups, μ updates; returns the step's metrics. */
-  async step(jobs: readonly RolloutJob[], codec: TurnCodec): Promise<GrpoStepMetrics> {
+  /**
+   * One GRPO step: rollouts for every job, advantages within groups, μ updates; returns the step's
+   * metrics. With `dynamic`, groups without reward variance are replaced by fresh ones (DAPO). A step
+   * where no group has reward variance changes no weight: all advantages are 0, and AdamW would still
+   * move the weights (weight decay, the KL term scaled up by the moments), so the update is skipped.
+   */
+  async step(jobs: readonly RolloutJob[], codec: TurnCodec, dynamic?: DynamicSampling): Promise<GrpoStepMetrics> {
     const r0 = performance.now();
-    const episodes = await this.collect(jobs, codec);
-    return this.stepOn(episodes, performance.now() - r0);
+    const played = await this.collect(jobs, codec);
+    const groupCount = new Set(played.map((e) => e.groupId)).size;
+    let kept = dynamic ? usableGroups(played) : played;
+    let refillRounds = 0;
+    while (dynamic && new Set(kept.map((e) => e.groupId)).size < groupCount && refillRounds < dynamic.maxRounds) {
+      refillRounds++;
+      const extra = dynamic.more(refillRounds);
+      const more = await this.collect(extra, codec);
+      await Promise.all(extra.map((j) => j.env.close?.()));
+      played.push(...more);
+      kept = [...kept, ...usableGroups(more)];
+    }
+    if (dynamic) kept = firstGroups(kept, groupCount);
+    return this.stepOn(played, kept, performance.now() - r0, refillRounds);
   }
 
-  /**
-   * The update half of a step on episodes already collected (e.g. whose rewards were replaced by
-   * the env's reward function over the message list); `rolloutMs` is reported in the metrics.
-   */
-  async stepOn(episodes: readonly Episode[], rolloutMs: number): Promise<GrpoStepMetrics> {
-    const adv = groupAdvantages(
-      episodes.map((e) => e.reward),
-      episodes.map((e) => e.groupId),
+  /** The update half: advantages of `kept` (all played episodes, or the usable groups), metrics of all played. */
+  private async stepOn(played: readonly Episode[], kept: readonly Episode[], rolloutMs: number, refillRounds: number): Promise<GrpoStepMetrics> {
+    const all = groupAdvantages(
+      played.map((e) => e.reward),
+      played.map((e) => e.groupId),
       this.config.scaleRewards,
     );
-    const upd = await this.update(episodes, adv.advantages);
-    const n = episodes.length;
-    const tokens = episodes.reduce((a, e) => a + e.policyTokens, 0);
+    const usable = new Set(usableGroups(kept).map((e) => e.groupId)).size;
+    const skipped = usable === 0;
+    const adv =
+      kept === played
+        ? all
+        : kept.length > 0
+          ? groupAdvantages(
+              kept.map((e) => e.reward),
+              kept.map((e) => e.groupId),
+              this.config.scaleRewards,
+            )
+          : undefined;
+    const upd = skipped || !adv ? this.skippedUpdate() : await this.update(kept, adv.advantages);
+    const n = played.length;
+    const tokens = played.reduce((a, e) => a + e.policyTokens, 0);
     return {
       step: ++this.stepNo,
       episodes: n,
-      rewardMean: adv.rewardMean,
-      rewardStd: adv.rewardStd,
-      zeroStdShare: adv.zeroStdShare,
-      success: episodes.filter((e) => e.won).length / n,
+      rewardMean: all.rewardMean,
+      rewardStd: all.rewardStd,
+      zeroStdShare: all.zeroStdShare,
+      success: played.filter((e) => e.won).length / n,
       policyTokens: tokens / n,
-      turns: episodes.reduce((a, e) => a + e.turns, 0) / n,
-      truncated: episodes.filter((e) => e.truncated).length / n,
+      turns: played.reduce((a, e) => a + e.turns, 0) / n,
+      truncated: played.filter((e) => e.truncated).length / n,
       tokensPerSec: tokens / (rolloutMs / 1000),
       rolloutMs,
+      usableGroups: usable,
+      refillRounds,
+      skipped,
       ...upd,
     };
   }
+
+  /** The metrics of an update that did not run (no group with reward variance). */
+  private skippedUpdate(): UpdateMetrics {
+    return { loss: Number.NaN, gradNorm: 0, lr: Number.NaN, clipLow: 0, clipHigh: 0, clipRatio: 0, kl: Number.NaN, entropy: Number.NaN, ratioMean: Number.NaN, optimizerSteps: 0, updateMs: 0 };
+  }
+}
+
+/** The episodes of groups whose rewards are not all equal. */
+function usableGroups(episodes: readonly Episode[]): Episode[] {
+  const rewards = new Map<string, Set<number>>();
+  for (const e of episodes) {
+    const r = rewards.get(e.groupId) ?? new Set<number>();
+    r.add(e.reward);
+    rewards.set(e.groupId, r);
+  }
+  return episodes.filter((e) => rewards.get(e.groupId)!.size > 1);
+}
+
+/** The episodes of the first `n` groups, in order of first appearance. */
+function firstGroups(episodes: readonly Episode[], n: number): Episode[] {
+  const order: string[] = [];
+  for (const e of episodes) if (!order.includes(e.groupId)) order.push(e.groupId);
+  const keep = new Set(order.slice(0, n));
+  return episodes.filter((e) => keep.has(e.groupId));
 }

@@ -1,5 +1,5 @@
 // `diffworld repro`: help and bad input (the stages themselves are tested end to end in
-// packages/grpo/src/repro/repro.test.ts on the same micro config the Nx targets use).
+// apps/experiments/src/repro/repro.test.ts on the micro preset the Nx targets use).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,8 +27,10 @@ describe('diffworld repro', () => {
       [['alfworld', 'sciworld'], 'unexpected argument "sciworld"'],
       [['alfworld', '--config', join(dir, 'none.json')], 'no such file'],
       [['alfworld', '--config', write('bad.json', '{')], 'not valid JSON'],
-      [['alfworld', '--config', write('key.json', '{"steering": {"anchors": 2}}')], 'steering: unknown setting "anchors"'],
-      [['alfworld', '--config', write('env.json', '{"env": "appworld"}')], 'for "appworld", not "alfworld"'],
+      [['alfworld', '--config', write('key.json', '{"steering": {"anchors": 2}}')], 'steering.anchors: unknown key, did you mean anchorTokens?'],
+      [['alfworld', '--config', 'nosuchpreset'], 'no preset "nosuchpreset"'],
+      [['alfworld', '--set', 'fidelity.samples=1'], 'fidelity.samples: value must be ≥ 2, got 1'],
+      [['alfworld', '--config', write('env.json', '{"env": "appworld"}')], 'env: the file is for "appworld", not "alfworld"'],
     ];
     for (const [args, message] of cases) {
       const r = await runCli('repro', ...args, '--out', join(dir, 'out'));

@@ -1,0 +1,173 @@
+// The pipeline's final report: each policy's success on the held-out real-engine split, overall and
+// per task type, with Wilson 95% intervals (eval's summaries), the RL gains and the sim-to-real gap,
+// as Markdown and as one self-contained HTML page (eval's SVG charts; the training curves appended).
+import type { EpisodeSummary } from '@diffworld/env-core';
+import { type AgentEvaluation, type AgentSummary, barChartCI, escapeXml } from '@diffworld/eval';
+import type { ExperimentConfig } from '../config/schema.js';
+
+export interface PipelineReport {
+  env: string;
+  split: string;
+  episodes: number;
+  /** In report order: base, SFT, SFT + RL in the world model, SFT + RL in the real engine. */
+  policies: { name: string; summary: AgentSummary }[];
+  taskTypes: string[];
+  /** success(SFT+RL real) − success(SFT+RL world model), on the same held-out real games. */
+  simToRealGap: number;
+  /** success(policy) − success(SFT) for both RL policies. */
+  rlGain: { worldModel: number; real: number };
+  timings: Record<string, number>;
+  grpo: { steps: number; groupSize: number; tasksPerStep: number; beta: number; temperature: number };
+  /** How much signal each GRPO run had: steps whose groups all had equal rewards changed no weight. */
+  grpoRuns: { name: string; steps: number; skippedSteps: number; zeroStdShare: number }[];
+  /** The world model the world-model arm trained in: its held-out loss, where this run trained it. */
+  worldModel: { source: string; objective?: string; evalLoss?: number | null; finalLoss?: number; parameters?: number } | undefined;
+  /** Comparisons that carry no information, each said in one sentence. */
+  warnings: string[];
+}
+
+/** Fewer held-out episodes than this per policy make a success comparison too wide to read. */
+export const MIN_EPISODES = 30;
+
+export interface PipelineFacts {
+  timings: Record<string, number>;
+  grpoRuns: PipelineReport['grpoRuns'];
+  worldModel: PipelineReport['worldModel'];
+}
+
+/** The comparisons of a run that carry no information (the report's warnings). */
+export function uninformative(r: Pick<PipelineReport, 'policies' | 'episodes' | 'grpoRuns'>): string[] {
+  const out: string[] = [];
+  for (const g of r.grpoRuns) {
+    if (g.steps > 0 && g.skippedSteps === g.steps)
+      out.push(
+        `${g.name}: every one of its ${g.steps} steps had equal rewards in every group (zero variance), so no step changed the weights; its policy is the SFT policy and its gain over SFT measures nothing.`,
+      );
+    else if (g.steps > 0 && g.skippedSteps > g.steps / 2) out.push(`${g.name}: ${g.skippedSteps} of ${g.steps} steps had no group with reward variance and changed no weight.`);
+  }
+  if (r.policies.length > 0 && r.policies.every((p) => p.summary.overall.wins === 0))
+    out.push(`No policy solved any of the ${r.episodes} held-out games: every success is 0, so the policies cannot be told apart.`);
+  if (r.episodes < MIN_EPISODES) out.push(`Only ${r.episodes} held-out episodes per policy (fewer than ${MIN_EPISODES}): the 95% intervals are wide, and differences inside them are not measured.`);
+  return out;
+}
+
+export function pipelineSummary(c: ExperimentConfig, evals: Readonly<Record<string, AgentEvaluation>>, facts: PipelineFacts): PipelineReport {
+  const policies = Object.entries(evals).map(([name, e]) => ({ name, summary: e.summary }));
+  const types: string[] = [];
+  for (const p of policies) for (const t of Object.keys(p.summary.byTaskType)) if (!types.includes(t)) types.push(t);
+  const rate = (name: string) => evals[name]?.summary.overall.successRate ?? Number.NaN;
+  const first = policies[0]!.summary;
+  return {
+    env: c.env,
+    split: first.split,
+    episodes: first.overall.episodes,
+    policies,
+    taskTypes: types,
+    simToRealGap: rate('sft+rl(real)') - rate('sft+rl(world model)'),
+    rlGain: { worldModel: rate('sft+rl(world model)') - rate('sft'), real: rate('sft+rl(real)') - rate('sft') },
+    timings: facts.timings,
+    grpo: { steps: c.grpo.steps, groupSize: c.grpo.groupSize, tasksPerStep: c.grpo.tasksPerStep, beta: c.grpo.beta, temperature: c.grpo.temperature },
+    grpoRuns: facts.grpoRuns,
+    worldModel: facts.worldModel,
+    warnings: uninformative({ policies, episodes: first.overall.episodes, grpoRuns: facts.grpoRuns }),
+  };
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const cell = (s: EpisodeSummary | undefined) => (s ? `${pct(s.successRate)} [${pct(s.successCI95[0])}, ${pct(s.successCI95[1])}] (${s.wins}/${s.episodes})` : '–');
+const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pts`;
+
+function rows(r: PipelineReport): [string, (p: PipelineReport['policies'][number]) => EpisodeSummary | undefined][] {
+  return [['all', (p) => p.summary.overall], ...r.taskTypes.map((t): [string, (p: PipelineReport['policies'][number]) => EpisodeSummary | undefined] => [t, (p) => p.summary.byTaskType[t]])];
+}
+
+/**
+ * The run in one line, the CLI's last: where the report is and each policy's held-out success,
+ * e.g. `grpo alfworld: eval_in_distribution, 16 games — base 0/16 0.0% [0.0, 19.4] · sft … ·
+ * sim-to-real +0.0 pts — report tmp/grpo-alfworld/report.md`.
+ */
+export function pipelineSummaryLine(r: PipelineReport, reportPath: string): string {
+  const ci = (s: EpisodeSummary) => `${s.wins}/${s.episodes} ${pct(s.successRate)} [${(s.successCI95[0] * 100).toFixed(1)}, ${(s.successCI95[1] * 100).toFixed(1)}]`;
+  const policies = r.policies.map((p) => `${p.name} ${ci(p.summary.overall)}`).join(' · ');
+  return `grpo ${r.env}: ${r.split}, ${r.episodes} games — ${policies} · sim-to-real ${signed(r.simToRealGap)} — report ${reportPath}`;
+}
+
+export function renderPipelineMarkdown(r: PipelineReport): string {
+  const head = `| task type | ${r.policies.map((p) => p.name).join(' | ')} |`;
+  const lines = [
+    `# DiffWorld GRPO pipeline: ${r.env}`,
+    '',
+    `Held-out split **${r.split}**, ${r.episodes} real-engine episodes per policy. GRPO: ${r.grpo.steps} steps × ${r.grpo.tasksPerStep} tasks × group ${r.grpo.groupSize}, β ${r.grpo.beta}, T ${r.grpo.temperature}.`,
+    '',
+    ...(r.warnings.length ? ['## What this run cannot tell', '', ...r.warnings.map((w) => `- **${w}**`), ''] : []),
+    '## Success (95% Wilson interval, wins/episodes)',
+    '',
+    head,
+    `|---|${r.policies.map(() => '---').join('|')}|`,
+    ...rows(r).map(([name, get]) => `| ${name} | ${r.policies.map((p) => cell(get(p))).join(' | ')} |`),
+    '',
+    `- RL gain over SFT: world model ${signed(r.rlGain.worldModel)}, real engine ${signed(r.rlGain.real)}`,
+    `- Sim-to-real gap (RL in the real engine − RL in the world model, both measured in the real engine): ${signed(r.simToRealGap)}`,
+    '',
+    '## GRPO signal and the world model',
+    '',
+    '| GRPO run | steps | steps without reward variance (no update) | groups with zero variance |',
+    '|---|---|---|---|',
+    ...r.grpoRuns.map((g) => `| ${g.name} | ${g.steps} | ${g.skippedSteps} | ${pct(g.zeroStdShare)} |`),
+    '',
+    worldModelLine(r),
+    '',
+    '## Stage timings',
+    '',
+    '| stage | seconds |',
+    '|---|---|',
+    ...Object.entries(r.timings).map(([k, v]) => `| ${k} | ${v.toFixed(1)} |`),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+function worldModelLine(r: PipelineReport): string {
+  const w = r.worldModel;
+  if (!w) return 'World model: none.';
+  const loss = w.evalLoss !== undefined && w.evalLoss !== null ? `, held-out loss ${w.evalLoss.toFixed(3)}` : '';
+  const train = w.finalLoss !== undefined ? `, final training loss ${w.finalLoss.toFixed(3)}` : '';
+  const size = w.parameters !== undefined ? ` (${(w.parameters / 1e6).toFixed(2)} M parameters)` : '';
+  return `World model: ${w.source}${w.objective ? `, ${w.objective}` : ''}${size}${train}${loss}.`;
+}
+
+const CSS = `body{font-family:system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 16px}
+table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:4px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
+h2{font-size:17px;border-bottom:1px solid #ddd}svg.chart{background:#fff;border:1px solid #eee}`;
+
+/** The comparison page; `curvesHtml` (eval's training-curve report) is appended by its body. */
+export function renderComparisonHtml(r: PipelineReport, curvesHtml: string): string {
+  const body = /<body>([\s\S]*)<\/body>/.exec(curvesHtml)?.[1] ?? '';
+  const table = [
+    `<table id="success"><tr><th>task type</th>${r.policies.map((p) => `<th>${escapeXml(p.name)}</th>`).join('')}</tr>`,
+    ...rows(r).map(([name, get]) => `<tr><td>${escapeXml(name)}</td>${r.policies.map((p) => `<td>${escapeXml(cell(get(p)))}</td>`).join('')}</tr>`),
+    '</table>',
+  ].join('\n');
+  const chart = barChartCI(
+    'Success on held-out real games (whiskers: Wilson 95% interval)',
+    r.policies.map((p) => ({ label: p.name, value: p.summary.overall.successRate, ci: p.summary.overall.successCI95, note: `${p.summary.overall.wins}/${p.summary.overall.episodes}` })),
+  );
+  const timings = `<table id="timings"><tr><th>stage</th><th>seconds</th></tr>${Object.entries(r.timings)
+    .map(([k, v]) => `<tr><td>${escapeXml(k)}</td><td>${v.toFixed(1)}</td></tr>`)
+    .join('')}</table>`;
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>DiffWorld GRPO pipeline: ${escapeXml(r.env)}</title><style>${CSS}</style></head><body>
+<h1>DiffWorld GRPO pipeline: ${escapeXml(r.env)}</h1>
+<p>Held-out split <b>${escapeXml(r.split)}</b>, ${r.episodes} real-engine episodes per policy · GRPO ${r.grpo.steps} steps × ${r.grpo.tasksPerStep} tasks × group ${r.grpo.groupSize}, β ${r.grpo.beta}.</p>
+${r.warnings.length ? `<h2>What this run cannot tell</h2><ul id="warnings">${r.warnings.map((w) => `<li><b>${escapeXml(w)}</b></li>`).join('')}</ul>` : ''}
+<h2>Success</h2>
+${table}
+${chart}
+<p>RL gain over SFT: world model ${escapeXml(signed(r.rlGain.worldModel))}, real engine ${escapeXml(signed(r.rlGain.real))}. Sim-to-real gap (real − world model, both measured in the real engine): <b>${escapeXml(signed(r.simToRealGap))}</b>.</p>
+<p>${escapeXml(worldModelLine(r))}</p>
+<h2>Stage timings</h2>
+${timings}
+${body}
+</body></html>
+`;
+}

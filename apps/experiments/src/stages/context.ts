@@ -1,0 +1,70 @@
+// What every stage of an experiment shares: the resolved settings, the stage runner (and its run
+// directory), the env's suite, the real engine (in this thread or in a worker pool), the run's
+// metrics file and the log. One context per config; repro's RQ2 makes one per seed over the same
+// runner, so stages whose inputs agree across seeds or world models are run once.
+import { appendFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { EnvSuite } from '@diffworld/env-core';
+import { ENV_SUITES } from '@diffworld/envs';
+import { type RolloutSource, realEngineSource } from '@diffworld/grpo';
+import { type ProviderName, clearSessionCache } from '@diffworld/mdlm-core';
+import type { ExperimentConfig } from '../config/schema.js';
+import { EnvPool } from '../env-pool.js';
+import type { StageRunner } from './runner.js';
+
+export class ExperimentContext {
+  readonly suite: EnvSuite;
+  private pool: EnvPool | undefined;
+  private readonly releaseHooks: (() => void)[] = [];
+
+  constructor(
+    readonly config: ExperimentConfig,
+    readonly runner: StageRunner,
+    readonly log: (line: string) => void = () => {},
+  ) {
+    this.suite = ENV_SUITES[config.env];
+  }
+
+  get provider(): ProviderName | undefined {
+    return this.config.provider;
+  }
+
+  /** `{ provider }` when the config names one, for option objects. */
+  get providerOption(): { provider?: ProviderName } {
+    return this.config.provider ? { provider: this.config.provider } : {};
+  }
+
+  /** The real engine for rollouts and evaluations: in this thread, or in a pool of envWorkers threads. */
+  realSource(): RolloutSource {
+    if (this.config.envWorkers > 1) this.pool ??= EnvPool.open(this.config.env, this.config.envWorkers);
+    return realEngineSource(this.suite, this.pool);
+  }
+
+  /** One line of the run's metrics.jsonl (training curves, evaluations), for the report's charts. */
+  async metric(row: Record<string, unknown>): Promise<void> {
+    await appendFile(join(this.runner.root, 'metrics.jsonl'), `${JSON.stringify(row)}\n`);
+  }
+
+  /**
+   * Releases every compiled graph (mdlm-core's session cache) once a training stage is over: ONNX
+   * Runtime's CPU arena keeps a session's peak activations until the session goes, so without this
+   * the world model's training graph, SFT's and GRPO's would all stay resident to the end.
+   */
+  async releaseGraphs(): Promise<void> {
+    for (const forget of this.releaseHooks) forget();
+    await clearSessionCache();
+  }
+
+  /** `forget` drops what holds a compiled graph (a memoised scorer) whenever the graphs are released. */
+  onRelease(forget: () => void): void {
+    this.releaseHooks.push(forget);
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
+    this.pool = undefined;
+  }
+}
+
+/** Minutes and seconds for progress lines. */
+export const fmt = (s: number) => (s >= 3600 ? `${Math.floor(s / 3600)}h${Math.round((s % 3600) / 60)}m` : s >= 60 ? `${Math.floor(s / 60)}m${Math.round(s % 60)}s` : `${s.toFixed(0)}s`);
