@@ -15,18 +15,24 @@ function oracle(): WorldModel & { calls: WorldModelRequest[]; real: AlfworldEnv 
 describe('SimulatedAlfworldEnv', () => {
   const tasks = alfworldSuite.tasks('eval_in_distribution').filter((_, i) => i % 10 === 0);
 
-  it('wins expert episodes with the local responder answering every expert step', async () => {
+  // The responder defers what depends on which receptacles share a spot (a walk from shelf 1 to
+  // shelf 2, and what follows it there): the world model answers those.
+  it('wins expert episodes, the local responder answering almost every step and the world model the rest', async () => {
+    let local = 0;
+    let asked = 0;
     for (const task of tasks) {
       const wm = oracle();
+      await wm.real.reset(task);
       const sim = new SimulatedAlfworldEnv(wm);
       const obs = await sim.reset(task);
       expect(obs.text).toContain('Your task is to: ');
       let last;
       for (const a of alfworldSuite.expert(task)) last = await sim.step(a);
       expect(last).toMatchObject({ done: true, reward: 1, info: { won: true, score: 1 } });
-      expect(wm.calls).toHaveLength(0);
-      expect(sim.counts.local).toBeGreaterThan(0);
+      local += sim.counts.local;
+      asked += wm.calls.length;
     }
+    expect(local / (local + asked)).toBeGreaterThan(0.95);
   });
 
   it('sends every action to the world model when the responder is off, with the agent history and grounded prompt', async () => {

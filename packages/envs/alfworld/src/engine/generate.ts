@@ -1,12 +1,14 @@
 // Procedural, seeded ALFWorld games. A floorplan (room type + number) fixes the receptacles and how
-// they share locations; a game seed stocks the objects and picks a solvable goal. Train and
-// in-distribution games use ALFRED's seen floorplans, out-of-distribution games its valid_unseen
-// ones (one per room type; world/vocab.ts), so the OOD split tests unseen layouts.
+// they share locations; a game seed stocks the objects (each where the paper's real games put its
+// class, engine/placement.ts) and picks a solvable goal. Train and in-distribution games use
+// ALFRED's seen floorplans, out-of-distribution games its valid_unseen ones (one per room type;
+// world/vocab.ts), so the OOD split tests unseen layouts.
 import { Rng, hashSeed } from '@diffworld/env-core';
 import { TASK_SPECS, type TaskType } from '../world/tasks.js';
 import { FIXED_OBJECTS, FIXED_PLACEMENT, FLOORPLAN_BASE, SEEN_FLOORPLANS, UNSEEN_FLOORPLANS, OPENABLE, ROOMS, TOGGLEABLE, canContain, type RoomType } from '../world/vocab.js';
 import { TRANSFORM_RULES } from '../world/rules.js';
 import { byDisplayOrder } from './names.js';
+import { pickWeighted, placementRate } from './placement.js';
 import type { GameSpec, GoalSpec, ObjectSpec, ReceptacleSpec } from './scene.js';
 
 export class GenerationError extends Error {
@@ -128,7 +130,7 @@ function tryGenerate(req: GameRequest, rng: Rng, layout: Layout): GameSpec | und
     if (hosts.length === 0) continue;
     const force = spec.light && TOGGLEABLE.has(cls) && rng.bool(0.5);
     if (!force && !rng.bool(p)) continue;
-    fixed.push({ cls, parent: rng.pick(hosts).name });
+    fixed.push({ cls, parent: pickWeighted(rng, hosts, (r) => placementRate(cls, r.cls)).name });
   }
   const lamps = [...new Set(fixed.filter((f) => TOGGLEABLE.has(f.cls)).map((f) => f.cls))];
 
@@ -146,7 +148,8 @@ function tryGenerate(req: GameRequest, rng: Rng, layout: Layout): GameSpec | und
     const hosts = recs.filter((r) => canContain(r.cls, cls) && !(cls === target.obj && r.cls === target.recep));
     if (hosts.length === 0) continue;
     const nums = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
-    for (const num of nums) objects.push({ name: `${cls} ${num}`, cls, num, parent: rng.pick(hosts).name, pickupable: true, toggleable: false });
+    // Where the real games put this class (engine/placement.ts), among the receptacles that can hold it.
+    for (const num of nums) objects.push({ name: `${cls} ${num}`, cls, num, parent: pickWeighted(rng, hosts, (r) => placementRate(cls, r.cls)).name, pickupable: true, toggleable: false });
   }
   const fixedCount = new Map<string, number>();
   for (const f of fixed) {

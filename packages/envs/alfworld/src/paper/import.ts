@@ -47,13 +47,15 @@ function floorplanOf(key: string, where: string): { floorplan: number; roomType:
   return { floorplan, roomType };
 }
 
-interface Walk {
+/** What a row's scene walk records: the goal, the receptacles in walk order with their state, the listings in walk order. */
+export interface SceneWalk {
   goal: string;
   receptacles: { name: string; state: 'open' | 'closed' }[];
   objects: { name: string; rel: 'in' | 'on'; receptacle: string }[];
 }
 
-function readWalk(prompt: string, where: string): Walk {
+/** Reads the walk of a row's `wm_system_prompt`; `where` names the row in errors. */
+export function readSceneWalk(prompt: string, where: string): SceneWalk {
   const goal = /^Task: (.+)\.$/m.exec(prompt)?.[1];
   if (!goal) throw new PaperRowError(`${where}: wm_system_prompt`, 'no "Task: …." line');
   const section = (title: string) => {
@@ -80,7 +82,7 @@ function readWalk(prompt: string, where: string): Walk {
 export function importPaperRow(row: PaperRow, where = 'row'): ImportedGame {
   const key = paperGameKey(row.game_file);
   const { floorplan, roomType } = floorplanOf(key, where);
-  const walk = readWalk(row.wm_system_prompt, where);
+  const walk = readSceneWalk(row.wm_system_prompt, where);
   const inferred: string[] = [];
   if (walk.receptacles.length > 1) inferred.push('each receptacle stands at its own location (the row does not say which share one)');
 
