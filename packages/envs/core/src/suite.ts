@@ -106,6 +106,12 @@ export interface EnvSuite {
   /** The expert's episode in the real engine as an episode record. */
   expertRecord(task: TaskRef): EpisodeRecord | Promise<EpisodeRecord>;
   /**
+   * The expert's next action after a conversation in the agent's format, as a pure function of
+   * what the agent was shown (for labelling the states a policy reaches, DAgger-style); undefined
+   * when it has nothing to suggest. Absent where the env's expert needs the engine's hidden state.
+   */
+  expertAction?(task: TaskRef, history: readonly ChatMessage[]): string | undefined;
+  /**
    * A random action for envs whose engine lists no admissible commands (the random policy's
    * documented generator); absent where the engine lists them.
    */

@@ -34,6 +34,7 @@ describe('EnvSuite (types)', () => {
     expectTypeOf<EnvSuite['tasks']>().returns.toEqualTypeOf<TaskRef[]>();
     expectTypeOf<EnvSuite['expert']>().returns.toEqualTypeOf<string[]>();
     expectTypeOf<EnvSuite['expertRecord']>().returns.toEqualTypeOf<EpisodeRecord | Promise<EpisodeRecord>>();
+    expectTypeOf<NonNullable<EnvSuite['expertAction']>>().returns.toEqualTypeOf<string | undefined>();
     expectTypeOf<EnvSuite['reward']>().returns.toEqualTypeOf<number>();
     expectTypeOf<EnvSuite['server']['start']>().returns.toEqualTypeOf<Promise<RunningServer>>();
     expectTypeOf<EnvSuite['server']['defaultPort']>().toEqualTypeOf<number>();
@@ -51,6 +52,6 @@ describe('EnvSuite (types)', () => {
 
   it('keeps the env-specific parts optional, so a suite without them is still a suite', () => {
     type Optional = { [K in keyof EnvSuite]-?: undefined extends EnvSuite[K] ? K : never }[keyof EnvSuite];
-    expectTypeOf<Optional>().toEqualTypeOf<'randomAction' | 'prompts' | 'loadGames'>();
+    expectTypeOf<Optional>().toEqualTypeOf<'randomAction' | 'prompts' | 'loadGames' | 'expertAction'>();
   });
 });
