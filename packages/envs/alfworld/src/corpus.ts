@@ -1,4 +1,4 @@
-// World-model corpus: expert episodes plus perturbed ones (random detours, invalid commands,
+// World-model corpus: searching-expert episodes (src/expert/) plus perturbed ones (random detours, invalid commands,
 // failed attempts at plausible actions), so the corpus covers failure states. Each action that got
 // an observation becomes one row {system: grounded WM prompt, user: "State: <json.dumps(history)>
 // \n\nAction: <action>", assistant: the engine's raw feedback}. The history is the agent conversation
@@ -6,7 +6,8 @@
 // simulator sends them; the target is the bare textworld text the responder/WM must produce.
 import { Rng, episodeRecord, type ChatMessage, type EpisodeRecord, type PromptSet, type TaskRef } from '@diffworld/env-core';
 import { worldModelUserTurn, type ChatRow } from '@diffworld/dataset';
-import { expertAction } from './engine/expert.js';
+import { nextCommand } from './expert/policy.js';
+import { emptyView, observeUserTurn } from './expert/view.js';
 import { AlfworldGame } from './engine/game.js';
 import { MAX_STEPS, cachedGame, splitTasks } from './engine/splits.js';
 import { formatUserTurn } from './harness/agent.js';
@@ -70,17 +71,21 @@ function failedAttempt(game: AlfworldGame, rng: Rng): string {
 /** Plays one episode in the real engine with the given perturbation mix. */
 export function playEpisode(task: TaskRef, rng: Rng, perturbed: boolean, opts: PerturbOptions = {}): PlayedEpisode {
   const game = new AlfworldGame(cachedGame(task));
+  const first = formatUserTurn(game.intro(), game.admissibleCommands());
   const messages: ChatMessage[] = [
     { role: 'system', content: agentSystemPrompt(opts.prompts) },
-    { role: 'user', content: formatUserTurn(game.intro(), game.admissibleCommands()) },
+    { role: 'user', content: first },
   ];
+  // The searching expert's view of the conversation, kept turn by turn: after a detour it carries on from what it saw.
+  const view = emptyView();
+  observeUserTurn(view, undefined, first);
   const actions: string[] = [];
   const observations: string[] = [];
   const detour = opts.detour ?? 0.15;
   const invalid = opts.invalid ?? 0.05;
   const failed = opts.failedAttempt ?? 0.08;
   while (!game.won && actions.length < MAX_STEPS) {
-    let action = expertAction(game)!;
+    let action = nextCommand(view) ?? 'look';
     if (perturbed) {
       const roll = rng.float();
       if (roll < detour) action = rng.pick(game.admissibleCommands());
@@ -90,7 +95,9 @@ export function playEpisode(task: TaskRef, rng: Rng, perturbed: boolean, opts: P
     const out = game.step(action);
     actions.push(action);
     observations.push(out.feedback);
-    messages.push({ role: 'assistant', content: `Action: ${action}` }, { role: 'user', content: formatUserTurn(out.feedback, game.admissibleCommands()) });
+    const turn = formatUserTurn(out.feedback, game.admissibleCommands());
+    messages.push({ role: 'assistant', content: `Action: ${action}` }, { role: 'user', content: turn });
+    observeUserTurn(view, action, turn);
   }
   return { task, messages, actions, observations, won: game.won, perturbed };
 }

@@ -1,8 +1,9 @@
 // alfworldSuite: everything trainers, corpus builders and eval need, behind env-core's EnvSuite.
 import { withStepLimit, type ChatMessage, type EnvSuite, type ResponderContext, type TaskRef } from '@diffworld/env-core';
 import { corpusRows, expertDemo, playedEpisodeRecord } from './corpus.js';
-import { runExpert } from './engine/expert.js';
 import { AlfworldGame } from './engine/game.js';
+import { expertAction } from './expert/policy.js';
+import { playExpert } from './expert/run.js';
 import { ENV_NAME, MAX_STEPS, cachedGame, goalMeta, registerGames, splitTasks } from './engine/splits.js';
 import { AlfworldEnv } from './env.js';
 import { formatUserTurn, parseAlfworldAction } from './harness/agent.js';
@@ -18,6 +19,12 @@ import { SPLITS } from './world/tasks.js';
 import { NOTHING_HAPPENS, type Grammar } from './world/text.js';
 
 export interface AlfworldSuite extends EnvSuite {
+  /**
+   * The searching expert's next command (what `expert(task)` plays, one turn at a time): a function
+   * of what the agent was shown alone. ALFWorld's needs nothing of the task beyond its first
+   * observation, which the history holds.
+   */
+  expertAction(task: TaskRef, history: readonly ChatMessage[]): string | undefined;
   /** The real engine with a chosen grammar (createEnv() uses the current one). */
   createEnvWith(opts: { grammar?: Grammar; maxSteps?: number }): AlfworldEnv | ReturnType<typeof withStepLimit>;
 }
@@ -32,7 +39,9 @@ export const alfworldSuite: AlfworldSuite = {
   createEnv: () => withStepLimit(new AlfworldEnv(), MAX_STEPS),
   createEnvWith: ({ grammar, maxSteps }) => withStepLimit(new AlfworldEnv({ grammar: grammar ?? 'current' }), maxSteps ?? MAX_STEPS),
   createSimulatedEnv: (wm, opts) => withStepLimit(new SimulatedAlfworldEnv(wm, opts), MAX_STEPS),
-  expert: (task) => runExpert(new AlfworldGame(cachedGame(task))),
+  // The searching expert (src/expert/): it sees what an agent sees. The oracle (engine/oracle.ts) is for solvability and replay tests.
+  expert: (task) => playExpert(new AlfworldGame(cachedGame(task))).actions,
+  expertAction: (_task, history) => expertAction(history),
   expertRecord: (task) => playedEpisodeRecord(expertDemo(task)),
   corpusRows: (req) => corpusRows(req),
   agent: {

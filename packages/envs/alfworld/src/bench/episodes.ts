@@ -1,5 +1,5 @@
 // The unit of work the benchmark hands to workers: play expert episodes of a split by index.
-import { runExpert } from '../engine/expert.js';
+import { runOracle } from '../engine/oracle.js';
 import { AlfworldGame } from '../engine/game.js';
 import { gameForTask, splitTasks } from '../engine/splits.js';
 
@@ -15,7 +15,7 @@ export function playEpisodes(batch: EpisodeBatch): { episodes: number; steps: nu
   for (const i of batch.indices) {
     const game = new AlfworldGame(gameForTask(tasks[i % tasks.length]!));
     // A few look/inventory probes per episode so that admissible lists are rebuilt as in real play.
-    steps += runExpert(game).length;
+    steps += runOracle(game).length;
     if (game.won) wins++;
   }
   return { episodes: batch.indices.length, steps, wins };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildScene, type SceneSketch } from '../testing/scenes.js';
 import { AlfworldGame } from './game.js';
-import { runExpert } from './expert.js';
+import { runOracle } from './oracle.js';
 import { replayBelief } from '../harness/belief.js';
 import { respondTo } from '../harness/responder.js';
 import { bakeScene } from '../harness/scene-prompt.js';
@@ -202,7 +202,7 @@ describe('ALFWorld transcripts (current grammar)', () => {
         'clean soapbar 1 with bathtubbasin 1',
       ),
     ).toBe('Nothing happens.');
-    const plan = runExpert(g);
+    const plan = runOracle(g);
     expect(plan).toContain('clean soapbar 1 with sinkbasin 1');
     expect(plan.some((a) => a.includes('bathtubbasin'))).toBe(false);
     expect(g.won).toBe(true);

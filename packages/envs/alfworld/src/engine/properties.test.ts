@@ -4,7 +4,7 @@ import { Rng } from '@diffworld/env-core';
 import { describe, expect, it } from 'vitest';
 import { SPLITS, SPLIT_COUNTS, TASK_TYPES } from '../world/tasks.js';
 import { canContain } from '../world/vocab.js';
-import { runExpert } from './expert.js';
+import { runOracle } from './oracle.js';
 import { AlfworldGame } from './game.js';
 import { gameForTask, splitTasks } from './splits.js';
 
@@ -69,7 +69,7 @@ describe('expert', () => {
       for (const task of splitTasks(s)) {
         const g = new AlfworldGame(gameForTask(task));
         const replay = new AlfworldGame(g.spec);
-        const actions = runExpert(g);
+        const actions = runOracle(g);
         if (!g.won || actions.length > 50) throw new Error(`${task.id}: expert ${g.won ? 'took ' + actions.length + ' steps' : 'lost'}`);
         for (const a of actions) if (!replay.step(a).valid) throw new Error(`${task.id}: expert command ${a} is not admissible`);
         if (!replay.won) throw new Error(`${task.id}: replay of the expert did not win`);
@@ -81,7 +81,7 @@ describe('expert', () => {
   it('also wins in the classic grammar', () => {
     for (const task of splitTasks('eval_out_of_distribution')) {
       const g = new AlfworldGame(gameForTask(task), { grammar: 'classic' });
-      runExpert(g);
+      runOracle(g);
       if (!g.won) throw new Error(`${task.id}: classic expert lost`);
     }
   });
@@ -104,7 +104,7 @@ describe('random play', () => {
         const broken = brokenInvariant(g);
         if (broken) problems.push(`${task.id} step ${step}: ${broken}`);
       }
-      runExpert(g);
+      runOracle(g);
       if (!g.won) problems.push(`${task.id}: expert did not recover`);
     }
     expect(problems.slice(0, 5)).toEqual([]);

@@ -1,7 +1,7 @@
 import { Rng, type ChatMessage } from '@diffworld/env-core';
 import { parseGroundingPrompt } from '@diffworld/dataset';
 import { describe, expect, it } from 'vitest';
-import { expertAction } from '../engine/expert.js';
+import { oracleAction } from '../engine/oracle.js';
 import { AlfworldGame } from '../engine/game.js';
 import { gameForTask, splitTasks } from '../engine/splits.js';
 import { SPLITS } from '../world/tasks.js';
@@ -82,7 +82,7 @@ function playConversation(task: ReturnType<typeof splitTasks>[number], rng: Rng,
     const roll = rng.float();
     const action =
       roll < 0.5
-        ? expertAction(game)!
+        ? oracleAction(game)!
         : roll < 0.8
           ? rng.pick(game.admissibleCommands())
           : rng.pick(['open', 'close', 'go to', 'take', 'use', 'examine', 'heat']) + ' ' + rng.pick(names) + (rng.bool() ? ` from ${rng.pick(names)}` : '');
@@ -118,7 +118,7 @@ describe('local responder', () => {
       const game = new AlfworldGame(gameForTask(task));
       const scene = bakeScene(game.spec);
       const history: ChatMessage[] = [{ role: 'user', content: formatUserTurn(game.intro(), []) }];
-      for (let a = expertAction(game); a !== undefined; a = expertAction(game)) {
+      for (let a = oracleAction(game); a !== undefined; a = oracleAction(game)) {
         const fb = game.step(a).feedback;
         history.push({ role: 'assistant', content: a }, { role: 'user', content: formatUserTurn(fb, []) });
         const sim = simulatedAdmissible(replayBelief(scene, history));

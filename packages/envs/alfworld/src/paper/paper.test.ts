@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alfworldSuite } from '../suite.js';
 import { AlfworldGame } from '../engine/game.js';
-import { runExpert } from '../engine/expert.js';
+import { runOracle } from '../engine/oracle.js';
 import { registerGames } from '../engine/splits.js';
 import type { ChatMessage } from '@diffworld/env-core';
 import { formatUserTurn, parseAlfworldAction } from '../harness/agent.js';
@@ -50,7 +49,7 @@ describe('importPaperRow', () => {
     const game = new AlfworldGame(g.spec);
     expect(game.step('go to sinkbasin 1').feedback).toBe('You arrive at sinkbasin 1. On the sinkbasin 1, you see a sink 1.');
     expect(game.step('go to fridge 1').feedback).toBe('You arrive at fridge 1. The fridge 1 is open. In it, you see a mug 3.');
-    expect(runExpert(game).length).toBeGreaterThan(0);
+    expect(runOracle(game).length).toBeGreaterThan(0);
     expect(game.won).toBe(true);
     // The scene walk of the imported game is the row's world-model prompt, byte for byte.
     expect(renderBakedScene(bakeScene(g.spec))).toBe(r.wm_system_prompt);
@@ -144,9 +143,9 @@ async function paperClientEpisode(url: string, r: PaperRow, complete: (messages:
   return { won, kill, firstTurn: messages[1]!.content, closed };
 }
 
-/** A completion function that plays the expert's plan as `Action: …` lines. */
+/** A completion function that plays the oracle's plan as `Action: …` lines (the searching expert's figures are in expert/expert.test.ts). */
 function expertCompletions(game: ImportedGame) {
-  const plan = alfworldSuite.expert(game.task);
+  const plan = runOracle(new AlfworldGame(game.spec));
   let k = 0;
   return () => `Action: ${plan[k++] ?? 'look'}`;
 }
@@ -177,7 +176,7 @@ describe("the paper's client loop against our server", () => {
 describe("the paper's ALFWorld rows (../shared/data/paper/alfworld)", () => {
   const files = paperRowFiles();
   it.skipIf(!files)(
-    'import into games our engine replays identically, on the seen floorplans, and the expert wins every one over HTTP',
+    'import into games our engine replays identically, on the seen floorplans, and the oracle wins every one over HTTP',
     async () => {
       const rows = (await Promise.all(files!.map((f) => readPaperRows(f)))).flat();
       const games = rows.map((r, i) => importPaperRow(r, `row ${i}`));
@@ -208,7 +207,7 @@ describe("the paper's ALFWorld rows (../shared/data/paper/alfworld)", () => {
         const scene = parseBakedScene(r.wm_system_prompt)!;
         const game = new AlfworldGame(games[i]!.spec);
         const history: ChatMessage[] = [{ role: 'user', content: formatUserTurn(game.intro(), game.admissibleCommands()) }];
-        for (const action of runExpert(new AlfworldGame(games[i]!.spec))) {
+        for (const action of runOracle(new AlfworldGame(games[i]!.spec))) {
           const local = respond(scene, history, action);
           const truth = game.step(action).feedback;
           actions++;
