@@ -6,6 +6,7 @@ import type { Json } from '../engine/types.js';
 import { validateArgs } from '../engine/validate.js';
 import { sharedTemplate } from '../engine/world.js';
 import { DEFAULT_DATETIME } from '../world/schema.js';
+import { passwordAppsOf } from '../world/tasks/catalog.js';
 import type { AppworldTask } from '../world/tasks/types.js';
 import { parseToolCall } from './parser.js';
 import { taskTools, toolSignature } from './prompt.js';
@@ -15,9 +16,14 @@ import type { ToolCall } from './tool-call.js';
 
 const CURRENT_DATE = 'Thursday, May 18, 2023 12:00 PM';
 
+/** The credentials the task's passwords call lists in the real engine (passwordAppsOf), in its order. */
 function credentialLines(task: AppworldTask): string[] {
-  const pw = sharedTemplate(task.worldSeed).query<{ app: string; password: string }>('SELECT app, password FROM accounts WHERE user_id = ? ORDER BY app', task.supervisor.id);
-  return pw.map((r) => `- ${r.app}: username=${r.app === 'phone' ? task.supervisor.phone_number : task.supervisor.email}, password=${r.password}`);
+  const pw = new Map(
+    sharedTemplate(task.worldSeed)
+      .query<{ app: string; password: string }>('SELECT app, password FROM accounts WHERE user_id = ?', task.supervisor.id)
+      .map((r) => [r.app, r.password]),
+  );
+  return passwordAppsOf(task).flatMap((app) => (pw.has(app) ? [`- ${app}: username=${app === 'phone' ? task.supervisor.phone_number : task.supervisor.email}, password=${pw.get(app)}`] : []));
 }
 
 /** The task-level grounding prompt (the reference's wm_system_prompt, in the dataset section layout). */

@@ -1,6 +1,7 @@
 // The task catalogue: every scenario's three variants, generated from the seeded world, by split.
 import { checkSplit, hashSeed, Rng, type TaskRef } from '@diffworld/env-core';
 import { DEFAULT_WORLD_SEED, sharedTemplate, type AppWorldSession } from '../../engine/world.js';
+import { PAPER_PASSWORD_APPS } from '../../harness/paper-protocol.js';
 import { ToolRunner } from '../../harness/tool-call.js';
 import { SCENARIOS } from './scenarios.js';
 import type { AppworldTask, Supervisor } from './types.js';
@@ -64,6 +65,14 @@ export function taskPrompt(t: AppworldTask): string {
   return `My name is: ${s.first_name} ${s.last_name}. My personal email is ${s.email} and phone number is ${s.phone_number}.\nTask: ${t.variant.instruction}`;
 }
 
+/**
+ * The apps whose credentials the task's passwords call lists: the paper's four, then the task's
+ * other apps (an agent must be able to read every password it logs in with).
+ */
+export function passwordAppsOf(t: Pick<AppworldTask, 'scenario'>): string[] {
+  return [...PAPER_PASSWORD_APPS, ...t.scenario.apps.filter((a) => !(PAPER_PASSWORD_APPS as readonly string[]).includes(a))];
+}
+
 /** A fresh episode: a private database copy with the task's preconditions and active task record. */
 export function startEpisode(t: AppworldTask, opts: { strict?: boolean } = {}): { session: AppWorldSession; runner: ToolRunner } {
   const session = sharedTemplate(t.worldSeed).open({
@@ -74,7 +83,7 @@ export function startEpisode(t: AppworldTask, opts: { strict?: boolean } = {}): 
       db.prepare("INSERT INTO supervisor_tasks (user_id, instruction, status) VALUES (?, ?, 'active')").run(t.supervisor.id, t.variant.instruction);
     },
   });
-  return { session, runner: new ToolRunner(session) };
+  return { session, runner: new ToolRunner(session, passwordAppsOf(t)) };
 }
 
 /**

@@ -294,15 +294,15 @@ export const AMAZON_GMAIL_SCENARIOS: readonly Scenario[] = [
             const c = (x.call('phone__search_contacts', { query: fullName(contact) }) as { first_name: string; last_name: string; email: string }[]).find((r) => fullName(r) === fullName(contact))!;
             x.login('amazon');
             const order = (x.call('amazon__show_orders', { page_limit: 1 }) as { order_id: number }[])[0]!;
-            const fsToken = x.login('file_system');
-            const receipt = x.call('amazon__download_order_receipt', { order_id: order.order_id, file_system_access_token: fsToken }) as { file_path: string };
+            // The receipt is written to the file system: its login's token goes with the call (the runner adds it).
+            x.login('file_system');
+            const receipt = x.call('amazon__download_order_receipt', { order_id: order.order_id }) as { file_path: string };
             x.login('gmail');
             x.call('gmail__send_email', {
               email_addresses: [c.email],
               subject,
               body: 'Here is the receipt of my latest Amazon order.',
               attachment_file_paths: [receipt.file_path],
-              file_system_access_token: fsToken,
             });
             x.complete();
           },

@@ -412,7 +412,9 @@ export const SCENARIOS: readonly Scenario[] = [
           instruction: `How much money have I received in total from ${fullName(from)} on Venmo? Answer with a number.`,
           solve: (x) => {
             x.login('venmo');
-            const txs = x.all<{ amount: number }>('venmo__show_transactions', { user_email: from.email, direction: 'received' });
+            // The instruction names the sender; the email the transactions filter wants is read from a search.
+            const sender = (x.call('venmo__search_users', { query: fullName(from) }) as { first_name: string; last_name: string; email: string }[]).find((u) => fullName(u) === fullName(from))!;
+            const txs = x.all<{ amount: number }>('venmo__show_transactions', { user_email: sender.email, direction: 'received' });
             x.complete(round2(txs.reduce((s, t) => s + t.amount, 0)));
           },
         };
