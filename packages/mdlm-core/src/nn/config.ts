@@ -1,8 +1,9 @@
 // The decoder configuration and its Hugging Face form. `parseHfConfig` reads a `config.json` of a
-// LLaMA, Mistral, Qwen2 or Qwen3 causal LM — defaults, validation and "not supported" errors in one
-// place — and `toHfConfig` writes one back, so a checkpoint goes both ways. Defaults are those of
-// the transformers config classes (a missing field means the class default there too).
-import type { TransformerConfig } from './transformer.js';
+// LLaMA, Mistral, Qwen2, Qwen3, SDAR (block-diffusion Qwen3) or LFM2 (short convolutions mixed
+// with attention) causal LM — defaults, validation and "not supported" errors in one place — and
+// `toHfConfig` writes one back, so a checkpoint goes both ways. Defaults are those of the
+// transformers config classes (SDAR's own SDARConfig; a missing field means the class default there too).
+import type { HybridLayout, LayerType, TransformerConfig } from './transformer.js';
 
 /** RoPE variants of transformers' `rope_type` (facts: modeling_rope_utils). */
 export type RopeScaling =
@@ -25,7 +26,29 @@ export type RopeScaling =
     };
 
 export type RopeType = RopeScaling['type'];
-export type ModelType = 'llama' | 'mistral' | 'qwen2' | 'qwen3';
+export type ModelType = 'llama' | 'mistral' | 'qwen2' | 'qwen3' | 'sdar' | 'lfm2';
+
+/** The model types `parseHfConfig` reads, in the order `diffworld doctor` lists them. */
+export const MODEL_TYPES: readonly ModelType[] = ['llama', 'mistral', 'qwen2', 'qwen3', 'sdar', 'lfm2'];
+
+/**
+ * LFM2's feed-forward size as config.json gives it: `intermediate_size` (or `block_ff_dim`), and,
+ * when `block_auto_adjust_ff_dim`, ⌊2/3⌋ of it times `block_ffn_dim_multiplier` rounded up to a
+ * multiple of `block_multiple_of` (transformers' Lfm2MLP). `ffnDim` is the result.
+ */
+export interface Lfm2FfnSizing {
+  intermediateSize: number;
+  autoAdjust: boolean;
+  /** null: no multiplier and no rounding. */
+  multiplier: number | null;
+  multipleOf: number;
+}
+
+/** SDAR's block diffusion as its config.json declares it (`block_size`, `mask_token_id`). */
+export interface BlockDiffusionSpec {
+  blockSize: number;
+  maskTokenId: number;
+}
 export type TorchDtype = 'float32' | 'bfloat16' | 'float16';
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -43,6 +66,10 @@ export interface ModelConfig extends TransformerConfig {
   extra: Record<string, Json>;
   /** Where the RoPE settings were read from: transformers ≥ 5 writes `rope_parameters`, older versions `rope_theta` + `rope_scaling`. */
   ropeStyle: 'rope_parameters' | 'rope_scaling';
+  /** lfm2 only: the sizing fields `ffnDim` was computed from, written back as read. */
+  ffnSizing?: Lfm2FfnSizing;
+  /** sdar only: its block length and mask token. */
+  blockDiffusion?: BlockDiffusionSpec;
 }
 
 /** A config.json field we cannot honour, or a malformed one; `field` is the JSON key. */
@@ -57,7 +84,14 @@ export class ConfigError extends Error {
   }
 }
 
-const ARCHITECTURE: Record<ModelType, string> = { llama: 'LlamaForCausalLM', mistral: 'MistralForCausalLM', qwen2: 'Qwen2ForCausalLM', qwen3: 'Qwen3ForCausalLM' };
+const ARCHITECTURE: Record<ModelType, string> = {
+  llama: 'LlamaForCausalLM',
+  mistral: 'MistralForCausalLM',
+  qwen2: 'Qwen2ForCausalLM',
+  qwen3: 'Qwen3ForCausalLM',
+  sdar: 'SDARForCausalLM',
+  lfm2: 'Lfm2ForCausalLM',
+};
 
 interface ClassDefaults {
   vocab_size: number;
@@ -73,8 +107,9 @@ interface ClassDefaults {
   sliding_window: number | null;
 }
 
-// transformers' config class defaults (LlamaConfig, MistralConfig, Qwen2Config, Qwen3Config).
-// Shared by all four: rms_norm_eps 1e-6, rope_theta 10000, tie_word_embeddings false, hidden_act silu.
+// transformers' config class defaults (LlamaConfig, MistralConfig, Qwen2Config, Qwen3Config,
+// Lfm2Config; SDAR's SDARConfig has Qwen3's). Shared by all but LFM2: rms_norm_eps 1e-6,
+// rope_theta 10000, tie_word_embeddings false, hidden_act silu (LFM2's are below: LFM2_DEFAULTS).
 const DEFAULTS: Record<ModelType, ClassDefaults> = {
   llama: {
     vocab_size: 32000,
@@ -120,7 +155,47 @@ const DEFAULTS: Record<ModelType, ClassDefaults> = {
     max_position_embeddings: 32768,
     sliding_window: null,
   },
+  sdar: {
+    vocab_size: 151936,
+    hidden_size: 4096,
+    intermediate_size: 22016,
+    num_hidden_layers: 32,
+    num_attention_heads: 32,
+    num_key_value_heads: 32,
+    head_dim: 128,
+    max_position_embeddings: 32768,
+    sliding_window: null,
+  },
+  lfm2: {
+    vocab_size: 65536,
+    hidden_size: 2560,
+    intermediate_size: 12288,
+    num_hidden_layers: 32,
+    num_attention_heads: 32,
+    num_key_value_heads: 8,
+    head_dim: null,
+    max_position_embeddings: 128000,
+    sliding_window: null,
+  },
 };
+
+/** Lfm2Config's own defaults beyond the sizes. */
+const LFM2_DEFAULTS = {
+  norm_eps: 1e-5,
+  rope_theta: 1000000,
+  tie_word_embeddings: true,
+  conv_L_cache: 3,
+  conv_bias: false,
+  block_multiple_of: 256,
+  block_ffn_dim_multiplier: 1,
+  block_auto_adjust_ff_dim: true,
+};
+
+/** SDAR's fields of block diffusion; they have no default (a checkpoint must say them). */
+const SDAR_FIELDS = ['block_size', 'mask_token_id'];
+
+/** LFM2's fields, including the original LFM2 release's aliases transformers reads (block_ff_dim, theta, tie_embedding). */
+const LFM2_FIELDS = ['norm_eps', 'conv_bias', 'conv_L_cache', 'block_multiple_of', 'block_ffn_dim_multiplier', 'block_auto_adjust_ff_dim', 'block_ff_dim', 'full_attn_idxs', 'theta', 'tie_embedding'];
 
 /** Keys that configure mixtures of experts: their presence means a model this decoder cannot run. */
 const MOE_FIELDS = ['num_experts', 'num_local_experts', 'num_experts_per_tok', 'moe_intermediate_size', 'n_routed_experts', 'decoder_sparse_step', 'shared_expert_intermediate_size'];
@@ -160,6 +235,9 @@ const CONSUMED = new Set([
   'quantization_config',
   ...MOE_FIELDS,
 ]);
+
+/** Keys a model type reads on top of CONSUMED (elsewhere they are extra fields, kept as read). */
+const CONSUMED_BY: Partial<Record<ModelType, ReadonlySet<string>>> = { sdar: new Set(SDAR_FIELDS), lfm2: new Set(LFM2_FIELDS) };
 
 type Obj = Record<string, unknown>;
 
@@ -236,20 +314,21 @@ function rejectUnsupported(r: Reader, type: ModelType, d: ClassDefaults): void {
   if (r.num('attention_dropout', 0) !== 0) r.fail('attention_dropout', 'attention dropout is not supported; set it to 0');
   const prf = r.num('partial_rotary_factor', 1);
   if (prf !== 1) r.fail('partial_rotary_factor', `partial rotary embeddings (${prf}) are not supported`);
-  if (type === 'qwen2' || type === 'qwen3') {
+  if (type === 'qwen2' || type === 'qwen3' || type === 'sdar') {
     if (r.bool('use_sliding_window', false)) r.fail('use_sliding_window', 'sliding-window attention is not supported; set it to false');
   } else if (type === 'mistral') {
     const sw = r.json['sliding_window'] === undefined ? d.sliding_window : r.json['sliding_window'];
     if (sw !== null) r.fail('sliding_window', `sliding-window attention (${JSON.stringify(sw)}) is not supported; set it to null for full attention`);
   }
   const lt = r.json['layer_types'];
-  if (lt !== undefined && lt !== null) {
+  // LFM2's layer_types name its convolution layers too (readLfm2Layout checks them).
+  if (type !== 'lfm2' && lt !== undefined && lt !== null) {
     if (!Array.isArray(lt) || lt.some((x) => x !== 'full_attention')) r.fail('layer_types', `only "full_attention" layers are supported, got ${JSON.stringify(lt)}`);
   }
 }
 
 /** Reads the RoPE block: `rope_parameters` (transformers ≥ 5) or `rope_theta` + `rope_scaling`. */
-function readRope(r: Reader, maxPositions: number): { theta: number; scaling: RopeScaling; style: ModelConfig['ropeStyle'] } {
+function readRope(r: Reader, maxPositions: number, defaultTheta = 10000): { theta: number; scaling: RopeScaling; style: ModelConfig['ropeStyle'] } {
   const rp = r.json['rope_parameters'];
   const rs = r.json['rope_scaling'];
   let block: Obj | null = null;
@@ -265,7 +344,7 @@ function readRope(r: Reader, maxPositions: number): { theta: number; scaling: Ro
     if (typeof rs !== 'object' || Array.isArray(rs)) r.fail('rope_scaling', 'must be an object');
     block = rs as Obj;
   }
-  const theta = block && block['rope_theta'] !== undefined ? r.num('rope_theta', null, block, `${field}.rope_theta`) : r.num('rope_theta', 10000);
+  const theta = block && block['rope_theta'] !== undefined ? r.num('rope_theta', null, block, `${field}.rope_theta`) : r.num('rope_theta', defaultTheta);
   if (theta <= 1) r.fail('rope_theta', `must be > 1, got ${theta}`);
   if (!block) return { theta, scaling: { type: 'default' }, style };
   const typeName = block['rope_type'] ?? block['type'] ?? 'default';
@@ -334,6 +413,59 @@ function dtypeOf(r: Reader): TorchDtype {
   return v;
 }
 
+/** LFM2's layer kinds (`layer_types`, else `full_attn_idxs`, else every layer attention) and conv settings. */
+function readLfm2Layout(r: Reader, nLayers: number): HybridLayout {
+  const lt = r.json['layer_types'];
+  let layerTypes: LayerType[];
+  if (lt !== undefined && lt !== null) {
+    if (!Array.isArray(lt) || lt.some((x) => x !== 'full_attention' && x !== 'conv')) r.fail('layer_types', `must list "conv" or "full_attention" per layer, got ${JSON.stringify(lt)}`);
+    if (lt.length !== nLayers) r.fail('layer_types', `has ${lt.length} entries for num_hidden_layers ${nLayers}`);
+    layerTypes = lt as LayerType[];
+  } else {
+    const idx = r.json['full_attn_idxs'];
+    if (idx !== undefined && idx !== null && (!Array.isArray(idx) || idx.some((i) => !Number.isInteger(i) || i < 0 || i >= nLayers)))
+      r.fail('full_attn_idxs', `must list layer indices below num_hidden_layers ${nLayers}, got ${JSON.stringify(idx)}`);
+    const attn = new Set((idx as number[] | undefined | null) ?? Array.from({ length: nLayers }, (_, i) => i));
+    layerTypes = Array.from({ length: nLayers }, (_, i) => (attn.has(i) ? 'full_attention' : 'conv'));
+  }
+  const convKernel = r.posInt('conv_L_cache', LFM2_DEFAULTS.conv_L_cache);
+  if (convKernel < 2) r.fail('conv_L_cache', `must be at least 2 (a kernel over the token and the one before it), got ${convKernel}`);
+  return { layerTypes, convKernel, convBias: r.bool('conv_bias', LFM2_DEFAULTS.conv_bias) };
+}
+
+function readLfm2Ffn(r: Reader, d: ClassDefaults): Lfm2FfnSizing {
+  // transformers: `block_ff_dim` (the original release's key) wins over intermediate_size.
+  const intermediateSize = r.has('block_ff_dim') ? r.posInt('block_ff_dim', null) : r.posInt('intermediate_size', d.intermediate_size);
+  const m = r.json['block_ffn_dim_multiplier'];
+  const multiplier = m === null ? null : r.num('block_ffn_dim_multiplier', LFM2_DEFAULTS.block_ffn_dim_multiplier);
+  if (multiplier !== null && !(multiplier > 0)) r.fail('block_ffn_dim_multiplier', `must be > 0, got ${multiplier}`);
+  return {
+    intermediateSize,
+    autoAdjust: r.bool('block_auto_adjust_ff_dim', LFM2_DEFAULTS.block_auto_adjust_ff_dim),
+    multiplier,
+    multipleOf: r.posInt('block_multiple_of', LFM2_DEFAULTS.block_multiple_of),
+  };
+}
+
+/** LFM2's feed-forward width from its sizing fields, as transformers' Lfm2MLP computes it. */
+export function lfm2FfnDim(s: Lfm2FfnSizing): number {
+  if (!s.autoAdjust) return s.intermediateSize;
+  let n = Math.trunc((2 * s.intermediateSize) / 3);
+  if (s.multiplier !== null) {
+    n = Math.trunc(s.multiplier * n);
+    n = s.multipleOf * Math.ceil(n / s.multipleOf);
+  }
+  return n;
+}
+
+function readBlockDiffusion(r: Reader, vocabSize: number): BlockDiffusionSpec {
+  const blockSize = r.posInt('block_size', null);
+  const maskTokenId = r.tokenId('mask_token_id');
+  if (maskTokenId === undefined) r.fail('mask_token_id', 'is required (the token SDAR fills masked positions with)');
+  if (maskTokenId >= vocabSize) r.fail('mask_token_id', `${maskTokenId} is outside the vocabulary (vocab_size ${vocabSize})`);
+  return { blockSize, maskTokenId };
+}
+
 /** Reads a Hugging Face `config.json` (already parsed); `where` names it in errors (e.g. its path). */
 export function parseHfConfig(json: unknown, where = 'config.json'): ModelConfig {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(where, '(root)', 'must be a JSON object');
@@ -341,6 +473,7 @@ export function parseHfConfig(json: unknown, where = 'config.json'): ModelConfig
   const modelType = modelTypeOf(r);
   const d = DEFAULTS[modelType];
   rejectUnsupported(r, modelType, d);
+  const lfm2 = modelType === 'lfm2';
   const nHeads = r.posInt('num_attention_heads', d.num_attention_heads);
   const dModel = r.posInt('hidden_size', d.hidden_size);
   const nKvHeads = r.posInt('num_key_value_heads', d.num_key_value_heads ?? nHeads);
@@ -349,40 +482,55 @@ export function parseHfConfig(json: unknown, where = 'config.json'): ModelConfig
   const headDim = r.posInt('head_dim', headDefault);
   if (headDim % 2 !== 0) r.fail('head_dim', `must be even for rotary embeddings, got ${headDim}`);
   const maxPositions = r.posInt('max_position_embeddings', d.max_position_embeddings);
-  const rmsEps = r.num('rms_norm_eps', 1e-6);
-  if (rmsEps <= 0) r.fail('rms_norm_eps', `must be > 0, got ${rmsEps}`);
-  const rope = readRope(r, maxPositions);
+  const epsKey = lfm2 ? 'norm_eps' : 'rms_norm_eps';
+  const rmsEps = r.num(epsKey, lfm2 ? LFM2_DEFAULTS.norm_eps : 1e-6);
+  if (rmsEps <= 0) r.fail(epsKey, `must be > 0, got ${rmsEps}`);
+  // LFM2: transformers reads the original release's `theta` before `rope_theta`.
+  const rope = readRope(r, maxPositions, lfm2 ? (r.has('theta') ? r.num('theta', null) : LFM2_DEFAULTS.rope_theta) : 10000);
   const pt = r.num('pretraining_tp', 1);
   if (!Number.isInteger(pt) || pt < 1) r.fail('pretraining_tp', `must be a positive integer, got ${pt}`); // > 1 only slices the same matmuls in transformers
 
-  const attentionBias = r.bool('attention_bias', false);
+  // LFM2 has no biases in attention or MLP (its conv layers' follow conv_bias).
+  const attentionBias = lfm2 ? false : r.bool('attention_bias', false);
+  const nLayers = r.posInt('num_hidden_layers', d.num_hidden_layers);
+  const vocabSize = r.posInt('vocab_size', d.vocab_size);
+  const ffnSizing = lfm2 ? readLfm2Ffn(r, d) : undefined;
+  // LFM2: transformers reads the original release's `tie_embedding` before tie_word_embeddings.
+  const tieKey = lfm2 && r.has('tie_embedding') ? 'tie_embedding' : 'tie_word_embeddings';
   const cfg: ModelConfig = {
     modelType,
-    vocabSize: r.posInt('vocab_size', d.vocab_size),
+    vocabSize,
     dModel,
-    nLayers: r.posInt('num_hidden_layers', d.num_hidden_layers),
+    nLayers,
     nHeads,
     nKvHeads,
     headDim,
-    ffnDim: r.posInt('intermediate_size', d.intermediate_size),
+    ffnDim: ffnSizing ? lfm2FfnDim(ffnSizing) : r.posInt('intermediate_size', d.intermediate_size),
     ropeTheta: rope.theta,
     rmsEps,
     maxPositions,
     ropeScaling: rope.scaling,
     ropeStyle: rope.style,
-    tieEmbeddings: r.bool('tie_word_embeddings', false),
-    // Qwen2 always has q/k/v biases and never an o_proj bias; LLaMA and Qwen3 follow attention_bias for all four; Mistral has none.
+    tieEmbeddings: r.bool(tieKey, lfm2 ? LFM2_DEFAULTS.tie_word_embeddings : false),
+    // Qwen2 always has q/k/v biases and never an o_proj bias; LLaMA, Qwen3 and SDAR follow attention_bias for all four; Mistral has none.
     attentionBias: modelType === 'qwen2' ? true : modelType === 'mistral' ? false : attentionBias,
     attentionOutBias: modelType === 'qwen2' || modelType === 'mistral' ? false : attentionBias,
     mlpBias: modelType === 'llama' ? r.bool('mlp_bias', false) : false,
-    qkNorm: modelType === 'qwen3',
+    qkNorm: modelType === 'qwen3' || modelType === 'sdar' || lfm2,
     torchDtype: dtypeOf(r),
     bosTokenId: r.tokenId('bos_token_id'),
     eosTokenId: readEos(r),
     padTokenId: r.tokenId('pad_token_id'),
     extra: {},
   };
-  for (const [k, v] of Object.entries(r.json)) if (!CONSUMED.has(k)) cfg.extra[k] = v as Json;
+  if (ffnSizing) {
+    cfg.ffnSizing = ffnSizing;
+    cfg.lfm2 = readLfm2Layout(r, nLayers);
+    if (cfg.ffnDim < 1) r.fail('intermediate_size', `gives a feed-forward width of ${cfg.ffnDim}`);
+  }
+  if (modelType === 'sdar') cfg.blockDiffusion = readBlockDiffusion(r, vocabSize);
+  const own = CONSUMED_BY[modelType];
+  for (const [k, v] of Object.entries(r.json)) if (!CONSUMED.has(k) && !own?.has(k)) cfg.extra[k] = v as Json;
   return cfg;
 }
 
@@ -418,9 +566,23 @@ function ropeJson(c: ModelConfig): Record<string, Json> {
   return out;
 }
 
+/** LFM2's sizing fields for a config: as read when they still give its ffnDim, else the width itself with auto-adjust off. */
+function lfm2FfnJson(c: ModelConfig): Record<string, Json> {
+  const s = c.ffnSizing;
+  const sizing = s && lfm2FfnDim(s) === c.ffnDim ? s : { intermediateSize: c.ffnDim, autoAdjust: false, multiplier: s?.multiplier ?? 1, multipleOf: s?.multipleOf ?? 256 };
+  return {
+    intermediate_size: sizing.intermediateSize,
+    block_auto_adjust_ff_dim: sizing.autoAdjust,
+    block_ffn_dim_multiplier: sizing.multiplier,
+    block_multiple_of: sizing.multipleOf,
+  };
+}
+
 /** The `config.json` object for a model config (transformers reads it back to the same model). */
 export function toHfConfig(c: ModelConfig): Record<string, Json> {
   validateModelConfig(c);
+  const hd = c.headDim ?? c.dModel / c.nHeads;
+  const lfm2 = c.lfm2;
   const out: Record<string, Json> = {
     ...c.extra,
     architectures: [ARCHITECTURE[c.modelType]],
@@ -431,17 +593,25 @@ export function toHfConfig(c: ModelConfig): Record<string, Json> {
     num_hidden_layers: c.nLayers,
     num_attention_heads: c.nHeads,
     num_key_value_heads: c.nKvHeads,
-    head_dim: c.headDim ?? c.dModel / c.nHeads,
+    head_dim: hd,
     hidden_act: 'silu',
     max_position_embeddings: c.maxPositions,
     rms_norm_eps: c.rmsEps,
     tie_word_embeddings: c.tieEmbeddings ?? false,
     torch_dtype: c.torchDtype,
   };
-  if (c.modelType === 'llama' || c.modelType === 'qwen3') out['attention_bias'] = c.attentionBias ?? false;
+  if (c.modelType === 'llama' || c.modelType === 'qwen3' || c.modelType === 'sdar') out['attention_bias'] = c.attentionBias ?? false;
   if (c.modelType === 'llama') out['mlp_bias'] = c.mlpBias ?? false;
   if (c.modelType === 'mistral') out['sliding_window'] = null;
-  if (c.modelType === 'qwen2' || c.modelType === 'qwen3') out['use_sliding_window'] = false;
+  if (c.modelType === 'qwen2' || c.modelType === 'qwen3' || c.modelType === 'sdar') out['use_sliding_window'] = false;
+  if (c.blockDiffusion) Object.assign(out, { block_size: c.blockDiffusion.blockSize, mask_token_id: c.blockDiffusion.maskTokenId });
+  if (lfm2) {
+    // Lfm2Config has no hidden_act or rms_norm_eps; its head_dim is hidden_size / heads unless set.
+    delete out['hidden_act'];
+    delete out['rms_norm_eps'];
+    if (hd === Math.floor(c.dModel / c.nHeads)) delete out['head_dim'];
+    Object.assign(out, lfm2FfnJson(c), { norm_eps: c.rmsEps, conv_bias: lfm2.convBias, conv_L_cache: lfm2.convKernel, layer_types: [...lfm2.layerTypes] });
+  }
   if (c.ropeStyle === 'rope_parameters') out['rope_parameters'] = { ...ropeJson(c), rope_theta: c.ropeTheta };
   else {
     out['rope_theta'] = c.ropeTheta;
@@ -463,9 +633,14 @@ export function validateModelConfig(c: ModelConfig): void {
   const ob = c.attentionOutBias ?? false;
   if (c.modelType === 'qwen2' && (!ab || ob)) bad('attentionBias', 'qwen2 has q/k/v biases and no o_proj bias');
   if (c.modelType === 'mistral' && (ab || ob || c.mlpBias)) bad('attentionBias', 'mistral has no biases');
-  if ((c.modelType === 'llama' || c.modelType === 'qwen3') && ab !== ob) bad('attentionOutBias', `${c.modelType} biases q/k/v/o together (attention_bias)`);
+  if (c.modelType === 'llama' && ab !== ob) bad('attentionOutBias', 'llama biases q/k/v/o together (attention_bias)');
   if (c.mlpBias && c.modelType !== 'llama') bad('mlpBias', 'only llama has mlp_bias');
-  if ((c.qkNorm ?? false) !== (c.modelType === 'qwen3')) bad('qkNorm', 'q_norm/k_norm belong to qwen3 and only qwen3');
+  if ((c.modelType === 'qwen3' || c.modelType === 'sdar') && ab !== ob) bad('attentionOutBias', `${c.modelType} biases q/k/v/o together (attention_bias)`);
+  const qkNormed = c.modelType === 'qwen3' || c.modelType === 'sdar' || c.modelType === 'lfm2';
+  if ((c.qkNorm ?? false) !== qkNormed) bad('qkNorm', 'q/k norms belong to qwen3, sdar and lfm2, and only to them');
+  if ((c.lfm2 !== undefined) !== (c.modelType === 'lfm2')) bad('lfm2', 'the hybrid conv/attention layout belongs to lfm2 and only lfm2');
+  if (c.modelType === 'lfm2' && (ab || ob)) bad('attentionBias', 'lfm2 has no attention biases');
+  if ((c.blockDiffusion !== undefined) !== (c.modelType === 'sdar')) bad('blockDiffusion', 'block_size and mask_token_id belong to sdar and only sdar');
   if (!Number.isInteger(c.maxPositions) || c.maxPositions <= 0) bad('maxPositions', `must be a positive integer, got ${c.maxPositions}`);
 }
 

@@ -5,6 +5,13 @@ export {
   type ForwardInputs,
   type ForwardOutputs,
   type KvPair,
+  type AttentionNames,
+  type HybridLayout,
+  type LayerType,
+  attentionLayerCount,
+  convLayerCount,
+  layerTypesOf,
+  selfAttention,
   transformerParams,
   transformerForward,
   decoderForward,
@@ -18,6 +25,10 @@ export {
   type RopeScaling,
   type RopeType,
   type TorchDtype,
+  type Lfm2FfnSizing,
+  type BlockDiffusionSpec,
+  MODEL_TYPES,
+  lfm2FfnDim,
   ConfigError,
   parseHfConfig,
   toHfConfig,
@@ -25,4 +36,5 @@ export {
   hfArchitecture,
 } from './config.js';
 export { type RopeFrequencies, type RopeTables, ropeFrequencies, ropeTablesAt, ropeTablesRange, ropeAtPositions, ropeInputs } from './rope.js';
+export { lfm2Params, lfm2Forward, shortConv, type ShortConvWeights } from './lfm2.js';
 export { exportOnnxModel, ExportError, ONNX_FILE_LIMIT, type ExportOptions } from './export.js';

@@ -2,12 +2,27 @@
 // RoPE, grouped-query attention, SwiGLU) → final RMSNorm → LM head. Parameter names are Hugging
 // Face's, so safetensors checkpoints load without renaming. Options cover what those families
 // differ in: tied embeddings, q/k/v(/o) and MLP biases, Qwen3's per-head q/k RMSNorm, and an
-// optional KV cache for decoding. References: HF transformers' modeling_llama.py / modeling_qwen3.py
-// (structure only).
+// optional KV cache for decoding. A config with an `lfm2` layout is LFM2's hybrid decoder instead
+// (lfm2.ts), which shares the attention block below. References: HF transformers'
+// modeling_llama.py / modeling_qwen3.py (structure only).
 import { type Tensor, add, concat, fromHalf, gather, gatherND, reshape, slice, toHalf, transpose } from '../graph/index.js';
 import type { ParamSpec } from './params.js';
 import type { RopeScaling } from './config.js';
 import { type RopeCache, applyRope, applyRopeFused, attention, linear, linearHalf, rmsNorm, swiglu } from './functional.js';
+import { lfm2Forward, lfm2Params } from './lfm2.js';
+
+/** What one layer of a hybrid decoder computes its token mixing with. */
+export type LayerType = 'full_attention' | 'conv';
+
+/** LFM2's layout: which layers are gated short convolutions instead of attention, and their kernel. */
+export interface HybridLayout {
+  /** One per layer. */
+  layerTypes: readonly LayerType[];
+  /** conv_L_cache: the depthwise kernel's length; a decoding cache keeps the last L − 1 gated inputs. */
+  convKernel: number;
+  /** Biases on in_proj, the convolution and out_proj. */
+  convBias: boolean;
+}
 
 export interface TransformerConfig {
   vocabSize: number;
@@ -35,9 +50,24 @@ export interface TransformerConfig {
   ropeScaling?: RopeScaling;
   /** max_position_embeddings; needed by dynamic RoPE. */
   maxPositions?: number;
+  /**
+   * LFM2 (Liquid's hybrid): conv and attention layers with LFM2's names (operator_norm,
+   * self_attn.out_proj, q/k_layernorm, feed_forward.w1/w3/w2, model.embedding_norm); qkNorm must
+   * be set and no bias flag. Absent: the LLaMA family, every layer attention.
+   */
+  lfm2?: HybridLayout;
 }
 
 export const headDimOf = (c: TransformerConfig) => c.headDim ?? c.dModel / c.nHeads;
+
+/** Each layer's kind: LFM2's layout, else attention everywhere. */
+export const layerTypesOf = (c: TransformerConfig): readonly LayerType[] => c.lfm2?.layerTypes ?? Array<LayerType>(c.nLayers).fill('full_attention');
+
+/** How many layers keep keys/values (the `past` / `present` entries, in layer order). */
+export const attentionLayerCount = (c: TransformerConfig): number => layerTypesOf(c).filter((t) => t === 'full_attention').length;
+
+/** How many layers keep a convolution state (the `convPast` / `convFresh` entries, in layer order). */
+export const convLayerCount = (c: TransformerConfig): number => layerTypesOf(c).filter((t) => t === 'conv').length;
 
 export function validateConfig(c: TransformerConfig): void {
   const bad = (what: string) => {
@@ -48,6 +78,13 @@ export function validateConfig(c: TransformerConfig): void {
   const hd = headDimOf(c);
   if (!Number.isInteger(hd) || hd % 2 !== 0) bad(`head dimension must be an even integer, got ${hd}`);
   if (!(c.rmsEps > 0)) bad(`rmsEps must be > 0, got ${c.rmsEps}`);
+  if (c.lfm2) {
+    const l = c.lfm2;
+    if (l.layerTypes.length !== c.nLayers) bad(`lfm2.layerTypes has ${l.layerTypes.length} entries for ${c.nLayers} layers`);
+    if (l.layerTypes.some((t) => t !== 'conv' && t !== 'full_attention')) bad(`lfm2.layerTypes must be "conv" or "full_attention", got ${JSON.stringify(l.layerTypes)}`);
+    if (!Number.isInteger(l.convKernel) || l.convKernel < 2) bad(`lfm2.convKernel must be an integer ≥ 2, got ${l.convKernel}`);
+    if (!c.qkNorm || c.attentionBias || c.attentionOutBias || c.mlpBias) bad('lfm2 has q/k layer norms and no attention or MLP biases (qkNorm true, bias flags off)');
+  }
 }
 
 const layer = (i: number, rest: string) => `model.layers.${i}.${rest}`;
@@ -55,6 +92,7 @@ const layer = (i: number, rest: string) => `model.layers.${i}.${rest}`;
 /** Parameter names (Hugging Face's) and shapes; norm weights and biases are excluded from weight decay. */
 export function transformerParams(c: TransformerConfig): ParamSpec[] {
   validateConfig(c);
+  if (c.lfm2) return lfm2Params(c, c.lfm2);
   const hd = headDimOf(c);
   const specs: ParamSpec[] = [{ name: 'model.embed_tokens.weight', shape: [c.vocabSize, c.dModel] }];
   const proj = (i: number, name: string, out: number, inp: number, bias: boolean | undefined) => {
@@ -104,8 +142,18 @@ export interface ForwardInputs {
    * targets opset ≥ 23, each layer's q and k are rotated by one RotaryEmbedding node instead.
    */
   rope?: RopeCache;
-  /** Per-layer cache from earlier calls (`present` of the previous step); omit for a full pass. */
+  /** Per attention layer, the cache from earlier calls (`present` of the previous step); omit for a full pass. */
   past?: readonly KvPair[];
+  /**
+   * LFM2, per conv layer: the gated inputs of the L − 1 tokens before the new ones, [B, L − 1, D]
+   * (zeros where there are fewer); required with `past`, and whenever the new-token count is a named dim.
+   */
+  convPast?: readonly Tensor[];
+  /**
+   * LFM2, int64 [B, T]: the packed sample of each token; a convolution tap that would reach into
+   * an earlier sample reads zero instead, as if each sample ran alone (attention has the mask).
+   */
+  segmentIds?: Tensor;
   /** Only positions [start, end) get logits (block diffusion trains on the x_t half only: the LM head then runs over T rows, not 2T). */
   logitsRange?: readonly [number, number];
   /**
@@ -124,48 +172,95 @@ export interface ForwardOutputs {
   present: KvPair[];
   /** Per layer: the new tokens' keys/values only, [B, Hkv, T, hd] (for callers that keep the past themselves). */
   fresh: KvPair[];
+  /** LFM2, per conv layer: the new tokens' gated convolution inputs, [B, T, D] (the cache keeps the last L − 1 of past ++ these). */
+  convFresh: Tensor[];
 }
 
-function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: number, x: Tensor, inp: ForwardInputs): { x: Tensor; kv: KvPair; fresh: KvPair } {
+/** The tensor names of one attention block: LLaMA's (o_proj, q_norm/k_norm) or LFM2's (out_proj, q/k_layernorm). */
+export interface AttentionNames {
+  q: string;
+  k: string;
+  v: string;
+  o: string;
+  qNorm: string;
+  kNorm: string;
+}
+
+const llamaAttention = (i: number): AttentionNames => ({
+  q: layer(i, 'self_attn.q_proj'),
+  k: layer(i, 'self_attn.k_proj'),
+  v: layer(i, 'self_attn.v_proj'),
+  o: layer(i, 'self_attn.o_proj'),
+  qNorm: layer(i, 'self_attn.q_norm'),
+  kNorm: layer(i, 'self_attn.k_norm'),
+});
+
+/**
+ * Grouped-query self-attention of normed hidden states h [B, T, D]: projections (with biases when
+ * the checkpoint has them), per-head q/k RMSNorm (qkNorm), RoPE, attention over past ++ new, output
+ * projection. Returns the block's output [B, T, D], the layer's keys/values and the new ones alone.
+ */
+export function selfAttention(
+  c: TransformerConfig,
+  p: Readonly<Record<string, Tensor>>,
+  n: AttentionNames,
+  h: Tensor,
+  inp: ForwardInputs,
+  pastKv: KvPair | undefined,
+): { out: Tensor; kv: KvPair; fresh: KvPair } {
   const [b, t] = inp.inputIds.shape;
   const hd = headDimOf(c);
-  const w = (name: string) => p[layer(i, name)]!;
-  const opt = (name: string) => p[layer(i, name)];
-  const split = (y: Tensor, n: number) => reshape(y, [b!, t!, n, hd]); // (B, T, n, hd)
-  const heads = (y: Tensor) => transpose(y, [0, 2, 1, 3]); // (B, n, T, hd)
-  const h = rmsNorm(x, w('input_layernorm.weight'), c.rmsEps);
+  const w = (name: string) => p[`${name}.weight`]!;
+  const bias = (name: string) => p[`${name}.bias`];
+  const split = (y: Tensor, heads: number) => reshape(y, [b!, t!, heads, hd]); // (B, T, n, hd)
+  const toHeads = (y: Tensor) => transpose(y, [0, 2, 1, 3]); // (B, n, T, hd)
   // Under autocast (a training step) q, k, v, the rotation and attention's output stay in half
   // precision from the projections that make them to the one that takes them: no float32 round
   // trip of each [B, T, H·hd] tensor, as PyTorch's autocast runs the block.
-  const ac = x.graph.autocast;
-  const half = ac !== undefined && x.dtype === 'float32' && !inp.past;
-  const project = (name: string) => (half ? linearHalf : linear)(h, w(`self_attn.${name}.weight`), opt(`self_attn.${name}.bias`)); // (B, T, n·hd)
+  const ac = h.graph.autocast;
+  const half = ac !== undefined && h.dtype === 'float32' && !inp.past;
+  const project = (name: string) => (half ? linearHalf : linear)(h, w(name), bias(name)); // (B, T, n·hd)
   const float = (y: Tensor) => (half ? fromHalf(y, ac) : y);
-  const normed = (y: Tensor, n: number, name: string) => reshape(rmsNorm(split(float(y), n), w(`self_attn.${name}.weight`), c.rmsEps), [b!, t!, n * hd]);
-  const fused = inp.rope && x.graph.opset >= 23 ? inp.rope : undefined;
+  const normed = (y: Tensor, heads: number, name: string) => reshape(rmsNorm(split(float(y), heads), w(name), c.rmsEps), [b!, t!, heads * hd]);
+  const fused = inp.rope && h.graph.opset >= 23 ? inp.rope : undefined;
   // RoPE on (B, T, n·hd): one RotaryEmbedding node where the graph allows it, else the composite in float32.
-  const rotate = (y: Tensor, n: number) => {
-    if (fused) return heads(split(applyRopeFused(y, fused, n, half), n));
-    const r = applyRope(heads(split(float(y), n)), inp.cos, inp.sin);
+  const rotate = (y: Tensor, heads: number) => {
+    if (fused) return toHeads(split(applyRopeFused(y, fused, heads, half), heads));
+    const r = applyRope(toHeads(split(float(y), heads)), inp.cos, inp.sin);
     return half ? toHalf(r, ac) : r;
   };
-  const q = c.qkNorm ? normed(project('q_proj'), c.nHeads, 'q_norm') : project('q_proj');
-  const k = c.qkNorm ? normed(project('k_proj'), c.nKvHeads, 'k_norm') : project('k_proj');
+  const q = c.qkNorm ? normed(project(n.q), c.nHeads, n.qNorm) : project(n.q);
+  const k = c.qkNorm ? normed(project(n.k), c.nKvHeads, n.kNorm) : project(n.k);
   const qr = rotate(q, c.nHeads);
   const kNew = rotate(k, c.nKvHeads);
-  const vNew = heads(split(project('v_proj'), c.nKvHeads));
-  const pastKv = inp.past?.[i];
+  const vNew = toHeads(split(project(n.v), c.nKvHeads));
   const kv: KvPair = pastKv ? { key: concat([pastKv.key, kNew], 2), value: concat([pastKv.value, vNew], 2) } : { key: kNew, value: vNew };
   const att = attention(qr, kv.key, kv.value, inp.mask, { groupedHeads: inp.groupedAttention === true, half });
   const o = reshape(transpose(att, [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
-  const x1 = add(x, linear(o, w('self_attn.o_proj.weight'), opt('self_attn.o_proj.bias')));
+  return { out: linear(o, w(n.o), bias(n.o)), kv, fresh: { key: kNew, value: vNew } };
+}
+
+/** The final norm, the wanted rows (logitsRange / logitsAt) and the LM head (tied: the embedding). */
+export function lmHead(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, x: Tensor, finalNorm: Tensor, inp: ForwardInputs): Tensor {
+  const head = c.tieEmbeddings ? p['model.embed_tokens.weight']! : p['lm_head.weight']!;
+  let y = x;
+  if (inp.logitsRange) y = slice(y, [inp.logitsRange[0]], [inp.logitsRange[1]], [1]);
+  if (inp.logitsAt) y = gatherND(y, inp.logitsAt); // (K, D)
+  return linear(rmsNorm(y, finalNorm, c.rmsEps), head);
+}
+
+function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: number, x: Tensor, inp: ForwardInputs): { x: Tensor; kv: KvPair; fresh: KvPair } {
+  const w = (name: string) => p[layer(i, name)]!;
+  const opt = (name: string) => p[layer(i, name)];
+  const att = selfAttention(c, p, llamaAttention(i), rmsNorm(x, w('input_layernorm.weight'), c.rmsEps), inp, inp.past?.[i]);
+  const x1 = add(x, att.out);
   const h2 = rmsNorm(x1, w('post_attention_layernorm.weight'), c.rmsEps);
   const mlp = swiglu(h2, w('mlp.gate_proj.weight'), w('mlp.up_proj.weight'), w('mlp.down_proj.weight'), {
     gate: opt('mlp.gate_proj.bias'),
     up: opt('mlp.up_proj.bias'),
     down: opt('mlp.down_proj.bias'),
   });
-  return { x: add(x1, mlp), kv, fresh: { key: kNew, value: vNew } };
+  return { x: add(x1, mlp), kv: att.kv, fresh: att.fresh };
 }
 
 /**
@@ -174,9 +269,10 @@ function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: num
  * for inference graphs; training graphs use static shapes and ignore `present`.
  */
 export function decoderForward(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, inp: ForwardInputs): ForwardOutputs {
-  if (inp.past && inp.past.length !== c.nLayers) throw new RangeError(`decoderForward: past has ${inp.past.length} layers, the model ${c.nLayers}`);
-  const embed = p['model.embed_tokens.weight']!;
-  let x = gather(embed, inp.inputIds, 0); // (B, T, D)
+  if (inp.past && inp.past.length !== attentionLayerCount(c)) throw new RangeError(`decoderForward: past has ${inp.past.length} layers, the model ${attentionLayerCount(c)} attention layers`);
+  if (c.lfm2) return lfm2Forward(c, c.lfm2, p, inp);
+  if (inp.convPast?.length) throw new RangeError('decoderForward: convPast is for LFM2 models; this one has no conv layers');
+  let x = gather(p['model.embed_tokens.weight']!, inp.inputIds, 0); // (B, T, D)
   const present: KvPair[] = [];
   const fresh: KvPair[] = [];
   for (let i = 0; i < c.nLayers; i++) {
@@ -185,10 +281,7 @@ export function decoderForward(c: TransformerConfig, p: Readonly<Record<string, 
     present.push(r.kv);
     fresh.push(r.fresh);
   }
-  const head = c.tieEmbeddings ? embed : p['lm_head.weight']!;
-  if (inp.logitsRange) x = slice(x, [inp.logitsRange[0]], [inp.logitsRange[1]], [1]);
-  if (inp.logitsAt) x = gatherND(x, inp.logitsAt); // (K, D)
-  return { logits: linear(rmsNorm(x, p['model.norm.weight']!, c.rmsEps), head), present, fresh };
+  return { logits: lmHead(c, p, x, p['model.norm.weight']!, inp), present, fresh, convFresh: [] };
 }
 
 /** Logits [B, T, V] (no cache): the training forward. */

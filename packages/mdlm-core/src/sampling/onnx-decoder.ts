@@ -4,7 +4,7 @@
 // so a row's result does not depend on the rest of the batch. The graph has named dims (batch,
 // past, new), so one compiled session serves every call.
 import { Graph, add, cast, emitOnnx, equal, exp, gather, mul, reduceMax, reduceSum, sub, sumDims, type Tensor } from '../graph/index.js';
-import { decoderForward, headDimOf, transformerParams, type TransformerConfig } from '../nn/transformer.js';
+import { attentionLayerCount, convLayerCount, decoderForward, headDimOf, transformerParams, type TransformerConfig } from '../nn/transformer.js';
 import { ropeTablesAt, type RopeTables } from '../nn/rope.js';
 import { createSession, hostTensor, toDevice, type HostTensor, type ProviderName, type Session, type SessionOptions, type SessionValue } from '../runtime/index.js';
 import { SamplingError } from './errors.js';
@@ -25,23 +25,52 @@ export interface DecoderOptions {
   spinning?: boolean;
 }
 
+/** LFM2's convolution state: per conv layer the gated inputs of a row's last `width` committed tokens. */
+export interface ConvShape {
+  layers: number;
+  /** conv_L_cache − 1. */
+  width: number;
+  /** hidden_size. */
+  channels: number;
+}
+
 /**
- * A row's cached keys/values, head-major per layer: [nKvHeads, capacity, headDim], so that one
- * head's span is contiguous both in the batch's past tensor and in the fresh output.
+ * A row's cached keys/values, head-major per attention layer: [nKvHeads, capacity, headDim], so
+ * that one head's span is contiguous both in the batch's past tensor and in the fresh output; and,
+ * for LFM2, each conv layer's last `width` gated inputs, time-major [width, channels] (zeros
+ * before the first token).
  */
 export class RowCache {
   length = 0;
   private capacity = 0;
   readonly keys: FloatArray[];
   readonly values: FloatArray[];
+  readonly conv: FloatArray[];
   constructor(
     private readonly layers: number,
     readonly heads: number,
     readonly headDim: number,
     private readonly Arr: Float32ArrayConstructor | Float64ArrayConstructor,
+    readonly convShape: ConvShape = { layers: 0, width: 0, channels: 0 },
   ) {
     this.keys = Array.from({ length: layers }, () => new Arr(0));
     this.values = Array.from({ length: layers }, () => new Arr(0));
+    this.conv = Array.from({ length: convShape.layers }, () => new Arr(convShape.width * convShape.channels));
+  }
+
+  /**
+   * Shifts the first `count` tokens of a fresh gated-input tensor [.., S, channels] (row offset
+   * `rowBase`) into each conv layer's state: the state becomes the last `width` of state ++ them.
+   */
+  keepConv(count: number, fresh: (layer: number) => FloatArray, rowBase: number): void {
+    const { width: W, channels: D } = this.convShape;
+    if (W === 0 || count === 0) return;
+    this.conv.forEach((state, l) => {
+      const src = fresh(l);
+      const take = Math.min(count, W);
+      if (take < W) state.copyWithin(0, take * D);
+      state.set(src.subarray(rowBase + (count - take) * D, rowBase + count * D), (W - take) * D);
+    });
   }
 
   get stride(): number {
@@ -266,7 +295,9 @@ export class OnnxDecoder {
   }
 
   newCache(): RowCache {
-    return new RowCache(this.config.nLayers, this.config.nKvHeads, this.hd, this.Arr);
+    const lfm2 = this.config.lfm2;
+    const conv = lfm2 ? { layers: convLayerCount(this.config), width: lfm2.convKernel - 1, channels: this.config.dModel } : undefined;
+    return new RowCache(attentionLayerCount(this.config), this.config.nKvHeads, this.hd, this.Arr, conv);
   }
 
   /**
@@ -379,6 +410,7 @@ export class OnnxDecoder {
     const feeds: Record<string, SessionValue> = {
       ...this.params,
       ...past,
+      ...this.convFeeds(rows),
       input_ids: hostTensor('int64', ids, [n, T]),
       mask: hostTensor(this.dtype, mask as never, [n, 1, T, S]),
       cos: hostTensor(this.dtype, cos as never, [n, 1, T, hd]),
@@ -399,10 +431,12 @@ export class OnnxDecoder {
     const fk = (l: number) => (out[`fresh.${l}.key`] as HostTensor).data as FloatArray;
     const fv = (l: number) => (out[`fresh.${l}.value`] as HostTensor).data as FloatArray;
     // The slot's host tensors take the new keys/values from the caches at its next pass (pastFeeds).
+    const fc = (l: number) => (out[`fresh.${l}.conv`] as HostTensor).data as FloatArray;
     rows.forEach((r, b) => {
       if (!r.keep) return;
       if (!r.cache) throw new SamplingError('bad_input', 'decoder: keep > 0 needs a cache');
       r.cache.append(r.keep, fk, fv, b * hkv * T * hd, T, 0);
+      r.cache.keepConv(r.keep, fc, b * T * c.dModel);
     });
     if (head === 'greedy') {
       this.greedyHeadPasses++;
@@ -420,7 +454,26 @@ export class OnnxDecoder {
   }
 
   /**
-   * Past tensors [n, Hkv, P, hd] per layer, P = slot.length. They are kept until the row set
+   * LFM2: each conv layer's state for the batch, [n, L − 1, D] (zeros for a row without cache).
+   * Small (L − 1 tokens a row), so it is assembled at every pass rather than kept in the slot.
+   */
+  private convFeeds(rows: readonly RowPass[]): Record<string, HostTensor> {
+    const lfm2 = this.config.lfm2;
+    if (!lfm2) return {};
+    const W = lfm2.convKernel - 1,
+      D = this.config.dModel,
+      n = rows.length;
+    const feeds: Record<string, HostTensor> = {};
+    for (let l = 0; l < convLayerCount(this.config); l++) {
+      const data = new this.Arr(n * W * D);
+      rows.forEach(({ cache }, b) => cache && data.set(cache.conv[l]!, b * W * D));
+      feeds[`past.${l}.conv`] = hostTensor(this.dtype, data as never, [n, W, D]);
+    }
+    return feeds;
+  }
+
+  /**
+   * Past tensors [n, Hkv, P, hd] per attention layer, P = slot.length. They are kept until the row set
    * changes or a cache outgrows them (CPU; new cache positions are copied in, rows that left are
    * compacted out) or until
    * any cache changes (WebGPU, where they stay in device memory across the steps of a block).
@@ -441,7 +494,7 @@ export class OnnxDecoder {
       n = rows.length;
     const P = onDevice ? longest : pastRoom(longest);
     const feeds: Record<string, SessionValue> = {};
-    for (let l = 0; l < c.nLayers; l++) {
+    for (let l = 0; l < attentionLayerCount(c); l++) {
       const size = n * hkv * P * hd;
       const pair = { key: slot.buffer(l, 'key', size, this.Arr), value: slot.buffer(l, 'value', size, this.Arr) };
       for (const kind of ['key', 'value'] as const) {
@@ -541,11 +594,14 @@ function decoderGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logit
   const specs = transformerParams(config);
   const p = Object.fromEntries(specs.map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
   const hd = headDimOf(config);
-  const past = Array.from({ length: config.nLayers }, (_, i) => ({
+  const past = Array.from({ length: attentionLayerCount(config) }, (_, i) => ({
     key: g.input(`past.${i}.key`, dtype, ['batch', config.nKvHeads, 'past', hd]),
     value: g.input(`past.${i}.value`, dtype, ['batch', config.nKvHeads, 'past', hd]),
   }));
+  // LFM2: each conv layer's last L − 1 gated inputs; the new tokens' ones come back as fresh.<l>.conv.
+  const convPast = config.lfm2 ? Array.from({ length: convLayerCount(config) }, (_, i) => g.input(`past.${i}.conv`, dtype, ['batch', config.lfm2!.convKernel - 1, config.dModel])) : undefined;
   const out = decoderForward(config, p, {
+    ...(convPast ? { convPast } : {}),
     inputIds: g.input('input_ids', 'int64', ['batch', 'new']),
     mask: g.input('mask', dtype, ['batch', 1, 'new', sumDims(['past', 'new'])]),
     cos: g.input('cos', dtype, ['batch', 1, 'new', hd]),
@@ -575,6 +631,7 @@ function decoderGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logit
     g.output(`fresh.${i}.key`, kv.key);
     g.output(`fresh.${i}.value`, kv.value);
   });
+  out.convFresh.forEach((z, i) => g.output(`fresh.${i}.conv`, z));
   return emitOnnx(g, { name: head === 'logits' ? 'decoder_kv' : 'decoder_kv_greedy' }).bytes;
 }
 

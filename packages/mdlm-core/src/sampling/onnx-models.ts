@@ -24,6 +24,11 @@ const range = (start: number, count: number): number[] => {
 
 const shift = (xs: readonly number[], by: number): number[] => xs.map((x) => x + by);
 
+/** LFM2's convolutions are causal along the sequence, so only left-to-right decoding matches how it computes. */
+function causalOnly(config: TransformerConfig, what: string): void {
+  if (config.lfm2) throw new SamplingError('bad_option', `${what}: LFM2 models mix tokens with causal convolutions and decode left to right only (objective ar)`);
+}
+
 /** The item's banned-list index per wanted position, when it gives them (checked against its wanted count). */
 function banOf(it: BlockItem, wanted: readonly number[]): { banOf?: readonly number[] } {
   if (it.banOf === undefined) return {};
@@ -79,6 +84,7 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
 
   static async create(config: TransformerConfig, weights: Weights, blockLength: number, opts: OnnxModelOptions = {}): Promise<OnnxBlockDiffusionModel> {
     if (!(Number.isInteger(blockLength) && blockLength >= 1)) throw new SamplingError('bad_option', `block model: blockLength must be an integer ≥ 1, got ${blockLength}`);
+    causalOnly(config, 'block model');
     return new OnnxBlockDiffusionModel(await OnnxDecoder.create(config, weights, opts), blockLength, opts.cache ?? 'kv');
   }
 
@@ -190,6 +196,7 @@ export class OnnxBidirectionalModel implements BidirectionalModel {
   }
 
   static async create(config: TransformerConfig, weights: Weights, opts: DecoderOptions = {}): Promise<OnnxBidirectionalModel> {
+    causalOnly(config, 'bidirectional model');
     return new OnnxBidirectionalModel(await OnnxDecoder.create(config, weights, opts));
   }
 

@@ -35,6 +35,8 @@ const NEG = -1e9;
 export const modelLength = (s: ObjectiveSpec) => (s.objective === 'bd3' ? 2 * s.length : s.length);
 
 export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'optimizer' | 'clipNorm'> = {}): StepGraphSpec {
+  // LFM2's convolutions run along the sequence causally: neither [x_t ; x_0] nor a bidirectional canvas is its computation.
+  if (s.model.lfm2 && s.objective !== 'ar') throw new RangeError(`objective ${s.objective}: LFM2 models (causal convolutions) train with the ar objective only`);
   const S = modelLength(s);
   const B = s.batch,
     T = s.length;
@@ -66,6 +68,8 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
         inputIds: b.input_ids!,
         mask: attentionBiasGraph(s, b.segment_ids!, b.block_ids),
         ...ropeInputs(tables, hd, b.position_ids!),
+        // packed samples: LFM2's convolution taps stop at each sample's start, as its attention does
+        ...(s.model.lfm2 ? { segmentIds: b.segment_ids! } : {}),
         ...(logitsRange ? { logitsRange } : {}),
       });
       if (!diffusion) return { loss: nextTokenLoss(logits, b.input_ids!, b.loss_weights!) };

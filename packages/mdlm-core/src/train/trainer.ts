@@ -187,6 +187,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     init = initialWeights(model, cfg.seed);
   }
   if (model.vocabSize < tok.vocabSize) throw new TrainError(`the model's vocabulary (${model.vocabSize}) is smaller than the tokenizer's (${tok.vocabSize})`);
+  if (model.lfm2 && cfg.objective !== 'ar') throw new TrainError(`objective ${cfg.objective}: LFM2 models mix tokens with causal convolutions, so they train with the ar objective only`);
   if (cfg.seqLength > model.maxPositions) throw new TrainError(`seqLength ${cfg.seqLength} exceeds the model's max_position_embeddings ${model.maxPositions}`);
 
   // --- the data
