@@ -121,6 +121,61 @@ describe('parseHfConfig: older form and class defaults', () => {
   });
 });
 
+describe('parseHfConfig: LFM2 and SDAR', () => {
+  const lfm2 = { model_type: 'lfm2', vocab_size: 64, hidden_size: 32, num_attention_heads: 4, num_key_value_heads: 2, num_hidden_layers: 4 };
+
+  it('LFM2 class defaults: every layer attention, kernel 3, norm_eps 1e-5, rope_theta 1e6, tied, width 2/3 rounded to 256', () => {
+    const c = parseHfConfig(lfm2);
+    expect(c).toMatchObject({ modelType: 'lfm2', rmsEps: 1e-5, ropeTheta: 1e6, tieEmbeddings: true, qkNorm: true, headDim: 8, maxPositions: 128000 });
+    expect(c.lfm2).toEqual({ layerTypes: ['full_attention', 'full_attention', 'full_attention', 'full_attention'], convKernel: 3, convBias: false });
+    // 12288 → ⌊2·12288/3⌋ = 8192, already a multiple of 256 (LFM2-1.2B's width)
+    expect(c.ffnDim).toBe(8192);
+  });
+
+  it('LFM2 aliases of the original release: full_attn_idxs, block_ff_dim, theta, tie_embedding', () => {
+    const c = parseHfConfig({ ...lfm2, full_attn_idxs: [1, 3], block_ff_dim: 100, intermediate_size: 12288, block_multiple_of: 8, theta: 5e5, tie_embedding: false });
+    expect(c.lfm2!.layerTypes).toEqual(['conv', 'full_attention', 'conv', 'full_attention']);
+    expect(c.ffnDim).toBe(72); // ⌊200/3⌋ = 66 → up to a multiple of 8
+    expect([c.ropeTheta, c.tieEmbeddings]).toEqual([5e5, false]);
+    expect(parseHfConfig({ ...lfm2, intermediate_size: 100, block_ffn_dim_multiplier: null }).ffnDim).toBe(66); // no multiplier: no rounding
+    expect(parseHfConfig({ ...lfm2, intermediate_size: 100, block_auto_adjust_ff_dim: false }).ffnDim).toBe(100);
+  });
+
+  it('LFM2 round trip: toHfConfig writes Lfm2Config’s fields (norm_eps, conv_*, block_*, layer_types), no hidden_act', () => {
+    const c = parseHfConfig({ ...lfm2, layer_types: ['conv', 'conv', 'full_attention', 'conv'], conv_bias: true, conv_L_cache: 4, intermediate_size: 80, block_multiple_of: 16 });
+    const json = toHfConfig(c);
+    expect(json).toMatchObject({ architectures: ['Lfm2ForCausalLM'], norm_eps: 1e-5, conv_bias: true, conv_L_cache: 4, intermediate_size: 80, block_multiple_of: 16, block_auto_adjust_ff_dim: true });
+    expect(json).not.toHaveProperty('hidden_act');
+    expect(json).not.toHaveProperty('rms_norm_eps');
+    expect(parseHfConfig(json)).toEqual(c);
+    // a width changed by hand is written as itself, with auto-adjust off
+    expect(parseHfConfig(toHfConfig({ ...c, ffnDim: 50 })).ffnDim).toBe(50);
+  });
+
+  it('SDAR: a Qwen3 (q/k norms, attention_bias on all four) with block_size and mask_token_id', () => {
+    const c = parseHfConfig({ ...TINY, model_type: 'sdar', architectures: ['SDARForCausalLM'], attention_bias: true, block_size: 4, mask_token_id: 60, fuse_cross_entropy: true });
+    expect(c).toMatchObject({ modelType: 'sdar', qkNorm: true, attentionBias: true, attentionOutBias: true, headDim: 128, blockDiffusion: { blockSize: 4, maskTokenId: 60 } });
+    expect(c.extra).toEqual({ fuse_cross_entropy: true });
+    expect(parseHfConfig(toHfConfig(c))).toEqual(c);
+    expect(hfParamNames(c)).toContain('model.layers.0.self_attn.q_norm.weight');
+  });
+
+  it.each([
+    ['LFM2 layer_types of another kind', { ...lfm2, layer_types: ['conv', 'sliding_attention', 'conv', 'conv'] }, 'layer_types'],
+    ['LFM2 layer_types of the wrong length', { ...lfm2, layer_types: ['conv'] }, 'layer_types'],
+    ['LFM2 attention index out of range', { ...lfm2, full_attn_idxs: [4] }, 'full_attn_idxs'],
+    ['LFM2 kernel of 1', { ...lfm2, conv_L_cache: 1 }, 'conv_L_cache'],
+    ['LFM2 norm_eps', { ...lfm2, norm_eps: 0 }, 'norm_eps'],
+    ['LFM2 MoE', { ...lfm2, num_experts: 32 }, 'num_experts'],
+    ['SDAR without block_size', { ...TINY, model_type: 'sdar', mask_token_id: 3 }, 'block_size'],
+    ['SDAR without mask_token_id', { ...TINY, model_type: 'sdar', block_size: 4 }, 'mask_token_id'],
+    ['SDAR mask outside the vocabulary', { ...TINY, model_type: 'sdar', block_size: 4, mask_token_id: 64 }, 'mask_token_id'],
+    ['SDAR sliding window', { ...TINY, model_type: 'sdar', block_size: 4, mask_token_id: 3, use_sliding_window: true }, 'use_sliding_window'],
+  ])('%s', (_, json, field) => {
+    fails(json, field);
+  });
+});
+
 describe('parseHfConfig errors name the field', () => {
   const base = { model_type: 'llama', ...TINY };
   it.each<[string, Record<string, unknown>, string]>([

@@ -4,7 +4,8 @@
 // row its own Rng and padded rows never see each other, so the batch a request lands in does not
 // change its text.
 //   bd3   block diffusion (SDAR): the trained block length (generation_config `block_length`, else 4),
-//         low_confidence_dynamic unmasking at τ = 0.85, KV cache of committed blocks.
+//         low_confidence_dynamic unmasking at τ = 0.85, KV cache of committed blocks. An SDAR
+//         checkpoint (model_type sdar) is bd3 by itself, with SDAR's settings (sdar.ts).
 //   ar    left-to-right with a KV cache; the mask id (if any) is never sampled. A request may force
 //         the answer's opening tokens (forcedPrefix), the one anchor left-to-right decoding honours.
 //   mdlm  LLaDA canvas of maxNewTokens masks, one token per step, one block by default.
@@ -26,6 +27,7 @@ import type { Anchor, SampleResult } from './request.js';
 import { decodeStepCost, prefillPassCost, splitByLength } from './length-groups.js';
 import type { TokenSampling } from './token.js';
 import { UNMASKING_STRATEGIES, type UnmaskingStrategy } from './unmasking.js';
+import { type BlockDecodingSettings, sdarDecoding } from './sdar.js';
 
 export const GENERATION_OBJECTIVES = ['ar', 'mdlm', 'bd3'] as const;
 export type GenerationObjective = (typeof GENERATION_OBJECTIVES)[number];
@@ -123,6 +125,8 @@ export interface GeneratorParts {
   maskId?: number;
   /** Stop ids; <|im_end|> and <|endoftext|> are always added when the vocabulary has them. */
   stopIds?: readonly number[];
+  /** bd3: the checkpoint's own decoding defaults (SDAR's), used where generate options give none. */
+  decoding?: Partial<Pick<BlockDecodingSettings, 'denoisingSteps' | 'threshold' | 'unmasking'>>;
   /** Where these parts came from, for messages. */
   source?: string;
 }
@@ -152,6 +156,8 @@ export class ChatGenerator {
   readonly maskId: number | undefined;
   readonly stopIds: readonly number[];
   readonly source: string;
+  /** bd3 decoding defaults of the checkpoint (SDAR's settings for an SDAR checkpoint; empty otherwise). */
+  readonly decoding: NonNullable<GeneratorParts['decoding']>;
 
   private constructor(
     private readonly backend: Backend,
@@ -165,6 +171,7 @@ export class ChatGenerator {
     this.maskId = backend.kind === 'ar' ? (parts.maskId ?? parts.tokenizer.maskId) : backend.maskId;
     this.stopIds = stopIds;
     this.source = parts.source ?? 'in-memory model';
+    this.decoding = parts.decoding ?? {};
   }
 
   /** Loads a Hugging Face checkpoint directory (a run's `model/` or `checkpoint-N/`). */
@@ -172,7 +179,10 @@ export class ChatGenerator {
     const ck = await loadCheckpoint(dir, { optimizer: false });
     const gc = ck.generationConfig;
     const where = join(dir, 'generation_config.json');
-    const objective = options.objective ?? (gc?.['objective'] as GenerationObjective | undefined);
+    const config = parseHfConfig(ck.config, join(dir, 'config.json'));
+    // SDAR checkpoints are block-diffusion world models whatever their generation_config says.
+    const sdar = config.blockDiffusion ? sdarDecoding(config, gc, where) : undefined;
+    const objective = options.objective ?? (gc?.['objective'] as GenerationObjective | undefined) ?? (sdar ? 'bd3' : undefined);
     if (objective === undefined) throw new SamplingError('bad_model', `${where}: no "objective" (ar | mdlm | bd3); pass the objective explicitly for checkpoints trained elsewhere`);
     if (!GENERATION_OBJECTIVES.includes(objective)) throw new SamplingError('bad_model', `${where}: objective "${String(objective)}" is not one of ${GENERATION_OBJECTIVES.join(', ')}`);
     let tokenizer = options.tokenizer;
@@ -180,20 +190,21 @@ export class ChatGenerator {
       if (ck.tokenizerJson === undefined) throw new SamplingError('bad_model', `${dir}: no tokenizer.json; the generator needs the tokenizer the model was trained with`);
       tokenizer = Tokenizer.fromJson(JSON.parse(ck.tokenizerJson), join(dir, 'tokenizer.json'));
     }
-    const blockLength = gc?.['block_length'];
+    const blockLength = sdar?.blockLength ?? gc?.['block_length'];
     if (blockLength !== undefined && !(Number.isInteger(blockLength) && (blockLength as number) >= 1))
       throw new SamplingError('bad_model', `${where}: block_length must be an integer ≥ 1, got ${JSON.stringify(blockLength)}`);
-    const maskId = gc?.['mask_token_id'];
+    const maskId = sdar?.maskId ?? gc?.['mask_token_id'];
     if (maskId !== undefined && !Number.isInteger(maskId)) throw new SamplingError('bad_model', `${where}: mask_token_id must be an integer, got ${JSON.stringify(maskId)}`);
     return ChatGenerator.create(
       {
         objective,
-        config: parseHfConfig(ck.config, join(dir, 'config.json')),
+        config,
         weights: weightArrays(ck.weights),
         tokenizer,
         ...(blockLength !== undefined ? { blockLength: blockLength as number } : {}),
         ...(maskId !== undefined ? { maskId: maskId as number } : {}),
         stopIds: stopIdsOf(gc, where),
+        ...(sdar ? { decoding: { denoisingSteps: sdar.denoisingSteps, threshold: sdar.threshold, unmasking: sdar.unmasking } } : {}),
         source: dir,
       },
       options,
@@ -336,9 +347,9 @@ export class ChatGenerator {
           maskId: b.maskId,
           maxNewTokens,
           stopIds,
-          unmasking: o.unmasking ?? 'low_confidence_dynamic',
-          threshold: o.threshold ?? 0.85,
-          ...(o.denoisingSteps !== undefined ? { denoisingSteps: o.denoisingSteps } : {}),
+          unmasking: o.unmasking ?? this.decoding.unmasking ?? 'low_confidence_dynamic',
+          threshold: o.threshold ?? this.decoding.threshold ?? 0.85,
+          ...((o.denoisingSteps ?? this.decoding.denoisingSteps) !== undefined ? { denoisingSteps: (o.denoisingSteps ?? this.decoding.denoisingSteps)! } : {}),
         });
       case 'ar':
         return sampleAutoregressive(b.model, reqs, { ...sampling, maxNewTokens, stopIds, ...(this.maskId !== undefined ? { bannedIds: [this.maskId] } : {}) });

@@ -20,6 +20,7 @@ export { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffus
 export { sampleAutoregressive, type AutoregressiveOptions, type AutoregressiveRequest } from './autoregressive.js';
 export { sampleLlada, type LladaOptions } from './llada.js';
 export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions, type Weights } from './onnx-models.js';
+export { sdarDecoding, SDAR_DEFAULTS, type BlockDecodingSettings } from './sdar.js';
 export { OnnxDecoder, PastSlot, RowCache, type DecoderOptions, type FloatDtype, type RowPass } from './onnx-decoder.js';
 export {
   ChatGenerator,

@@ -188,6 +188,13 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   }
   if (model.vocabSize < tok.vocabSize) throw new TrainError(`the model's vocabulary (${model.vocabSize}) is smaller than the tokenizer's (${tok.vocabSize})`);
   if (model.lfm2 && cfg.objective !== 'ar') throw new TrainError(`objective ${cfg.objective}: LFM2 models mix tokens with causal convolutions, so they train with the ar objective only`);
+  if (model.blockDiffusion) {
+    // An SDAR checkpoint names its mask token; the tokenizer's must be the same one.
+    if (maskId !== undefined && maskId !== model.blockDiffusion.maskTokenId)
+      throw new TrainError(`the tokenizer's mask token is id ${maskId}, the SDAR checkpoint's mask_token_id ${model.blockDiffusion.maskTokenId}`);
+    // What the checkpoints say they were trained with is what they decode with (config.json block_size).
+    if (cfg.objective === 'bd3') model = { ...model, blockDiffusion: { ...model.blockDiffusion, blockSize: cfg.blockLength } };
+  }
   if (cfg.seqLength > model.maxPositions) throw new TrainError(`seqLength ${cfg.seqLength} exceeds the model's max_position_embeddings ${model.maxPositions}`);
 
   // --- the data
