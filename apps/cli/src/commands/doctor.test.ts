@@ -28,6 +28,14 @@ describe('diffworld doctor', () => {
     // The training path of the selected provider: on the CUDA provider the IO-bound step when koffi
     // reaches ORT's C API (it does wherever onnxruntime-node installed), elsewhere a run per step.
     expect(report.training?.path).toBe(report.selected === 'cuda' ? 'io-binding+cuda-graph' : 'session');
+    expect(report.models.map((m) => `${m.modelType}:${m.architecture}`)).toEqual([
+      'llama:LlamaForCausalLM',
+      'mistral:MistralForCausalLM',
+      'qwen2:Qwen2ForCausalLM',
+      'qwen3:Qwen3ForCausalLM',
+      'sdar:SDARForCausalLM',
+      'lfm2:Lfm2ForCausalLM',
+    ]);
   });
 
   it('prints a provider table and a benchmark table', async () => {
@@ -41,6 +49,9 @@ describe('diffworld doctor', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}training {6}(session|io-binding\+cuda-graph): /));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}provider {3}N {2}runs {2}ms\/run {2}GFLOP\/s$/));
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}cpu +16 +\d+ +\d+\.\d\d +\d+\.\d\d$/));
+    expect(lines).toContain('Checkpoints (config.json model_type)');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}lfm2 +Lfm2ForCausalLM +short convolutions \+ GQA; ar only$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}sdar +SDARForCausalLM +block-diffusion Qwen3; /));
   });
 
   it('--require fails (exit 1) when a required provider does not work, and rejects unknown names (exit 2)', async () => {

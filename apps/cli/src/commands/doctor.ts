@@ -12,7 +12,9 @@ import {
   ortVersion,
   parseProviderList,
   providerOrder,
+  supportedModels,
   vulkanDevices,
+  type SupportedModel,
   type MatMulBenchResult,
   type ProviderName,
 } from '@diffworld/mdlm-core';
@@ -39,6 +41,8 @@ export interface DoctorReport {
   training: { path: string; detail: string } | null;
   providers: DoctorProvider[];
   benchmarks: MatMulBenchResult[];
+  /** The config.json model types checkpoints may have (`--init`, `--model`). */
+  models: SupportedModel[];
 }
 
 function listOpt(args: ParsedArgs, name: string, fallback: string): string {
@@ -110,6 +114,7 @@ export async function doctorReport(opts: { providers: ProviderName[]; sizes: num
     training: selected ? defaultTrainingPath(selected) : null,
     providers,
     benchmarks,
+    models: supportedModels(),
   };
 }
 
@@ -147,6 +152,7 @@ export function formatDoctor(r: DoctorReport): string[] {
     ),
   ];
   for (const p of r.providers) if (!p.ok) lines.push(`  fix ${p.provider}: ${p.fix}`);
+  lines.push('', 'Checkpoints (config.json model_type)', ...table([['model_type', 'architecture', 'here'], ...r.models.map((m) => [m.modelType, m.architecture, m.note])], ['l', 'l', 'l']));
   if (r.benchmarks.length) {
     lines.push('', 'MatMul float32 N×N (GFLOP/s = 2·N³ / time per run; webgpu: operands on the GPU, one read-back per run)');
     lines.push(

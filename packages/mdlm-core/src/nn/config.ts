@@ -646,3 +646,22 @@ export function validateModelConfig(c: ModelConfig): void {
 
 /** The Hugging Face architecture class name for a model type (e.g. `Qwen3ForCausalLM`). */
 export const hfArchitecture = (t: ModelType): string => ARCHITECTURE[t];
+
+/** What each supported model type is, for listings (`diffworld doctor`). */
+export interface SupportedModel {
+  modelType: ModelType;
+  architecture: string;
+  /** What it trains and decodes as here. */
+  note: string;
+}
+
+const NOTES: Record<ModelType, string> = {
+  llama: 'decoder; any objective',
+  mistral: 'decoder without sliding windows; any objective',
+  qwen2: 'decoder; any objective',
+  qwen3: 'decoder with q/k norms; any objective',
+  sdar: 'block-diffusion Qwen3; bd3 with its block_size and mask_token_id',
+  lfm2: 'short convolutions + GQA; ar only',
+};
+
+export const supportedModels = (): SupportedModel[] => MODEL_TYPES.map((modelType) => ({ modelType, architecture: ARCHITECTURE[modelType], note: NOTES[modelType] }));
