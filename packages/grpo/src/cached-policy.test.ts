@@ -1,5 +1,6 @@
 // The KV-cached rollout policy gives the scorer's next-token logits (float rounding apart) while
-// rows grow by appended ids, and refuses rows that did not grow or too many episodes.
+// rows grow by appended ids — for a Qwen3 and for a tied LFM2 (conv state cached beside the KV) —
+// and refuses rows that did not grow or too many episodes.
 import { Rng } from '@diffworld/dataset';
 import { parseHfConfig, initialWeights } from '@diffworld/mdlm-core';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +19,23 @@ const model = parseHfConfig({
   tie_word_embeddings: false,
 });
 
-describe('cachedPolicy', () => {
+// LFM2, the paper's LFM2.5 policy backbone: conv / attention / conv layers, embeddings tied.
+const lfm2 = parseHfConfig({
+  model_type: 'lfm2',
+  vocab_size: 40,
+  hidden_size: 32,
+  intermediate_size: 96,
+  block_multiple_of: 16,
+  num_hidden_layers: 3,
+  num_attention_heads: 2,
+  num_key_value_heads: 1,
+  layer_types: ['conv', 'full_attention', 'conv'],
+});
+
+describe.each([
+  ['qwen3', model],
+  ['lfm2 (tied)', lfm2],
+])('cachedPolicy, %s', (_, model) => {
   it('matches the scorer window logits as rows grow unevenly, in one batch', async () => {
     const params = initialWeights(model, 3);
     // Larger weights than the init so that logits differ visibly between positions.

@@ -24,7 +24,7 @@ import {
 /** Logits [B, T, V] of the decoder for int64 ids [B, T] (causal attention, positions 0..T−1). */
 export function policyLogits(cfg: TransformerConfig, params: Readonly<Record<string, Tensor>>, inputIds: Tensor): Tensor {
   const t = inputIds.dim(1);
-  const dtype = params['lm_head.weight']!.dtype as 'float32' | 'float64';
+  const dtype = params['model.embed_tokens.weight']!.dtype as 'float32' | 'float64'; // every family has it; lm_head.weight is absent when tied
   const hd = headDimOf(cfg);
   const { cos, sin } = ropeTables(t, hd, cfg.ropeTheta);
   const k = (data: Float64Array, shape: number[]) => inputIds.graph.constant(typedFrom(dtype, data), dtype, shape);
