@@ -14,7 +14,12 @@ import { compile, randn, rng } from '../graph/test-utils.js';
 import { createSession, type HostTensor, hostTensor } from '../runtime/index.js';
 import { sampleAutoregressive } from '../sampling/autoregressive.js';
 import { OnnxBlockDiffusionModel, OnnxCausalModel } from '../sampling/onnx-models.js';
-import { StepRunner } from '../train/runner.js';
+import { StepRunner, autocastFor, opsetFor } from '../train/runner.js';
+import { buildFusedStep } from '../train/step.js';
+import { resolveTrainConfig } from '../train/config.js';
+import { tok, tokenizerJson, transitionsDir } from '../train/testing/fixtures.js';
+import { trainWorldModel } from '../train/trainer.js';
+import { ChatGenerator } from '../sampling/generator.js';
 import { objectiveStepSpec } from '../train/objective.js';
 import { type ModelConfig, parseHfConfig, toHfConfig } from './config.js';
 import { additiveMask, causalMask } from './masks.js';
@@ -338,33 +343,90 @@ describe('LFM2 in the sampler (OnnxCausalModel)', () => {
   });
 });
 
+/** Two rows of 8 tokens, one sample each, every next token a target. */
+function memorised() {
+  const T = 8;
+  return {
+    input_ids: hostTensor(
+      'int64',
+      BigInt64Array.from({ length: 2 * T }, (_, i) => BigInt((i * 3 + 1) % 17)),
+      [2, T],
+    ),
+    position_ids: hostTensor(
+      'int64',
+      BigInt64Array.from({ length: 2 * T }, (_, i) => BigInt(i % T)),
+      [2, T],
+    ),
+    segment_ids: hostTensor('int64', new BigInt64Array(2 * T), [2, T]),
+    loss_weights: hostTensor('float32', new Float32Array(2 * T).fill(1), [2, T]),
+  };
+}
+
 describe('training LFM2', () => {
   it('the ar objective builds a fused step from the model and lowers the loss on a memorised batch', async () => {
     const spec = objectiveStepSpec({ objective: 'ar', model: cfg, batch: 2, length: 8, blockLength: 4, maskId: 0 }, { optimizer: { weightDecay: 0 } });
     const params = randomParams(21);
     const init = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Float32Array.from(v, (x) => x * 0.5)]));
     const runner = await StepRunner.create(spec, init, { schedule: () => 0.02, provider: 'cpu' });
-    const T = 8;
-    const batch = {
-      input_ids: hostTensor(
-        'int64',
-        BigInt64Array.from({ length: 2 * T }, (_, i) => BigInt((i * 3 + 1) % 17)),
-        [2, T],
-      ),
-      position_ids: hostTensor(
-        'int64',
-        BigInt64Array.from({ length: 2 * T }, (_, i) => BigInt(i % T)),
-        [2, T],
-      ),
-      segment_ids: hostTensor('int64', new BigInt64Array(2 * T), [2, T]),
-      loss_weights: hostTensor('float32', new Float32Array(2 * T).fill(1), [2, T]),
-    };
     const losses: number[] = [];
-    for (let s = 0; s < 30; s++) losses.push((await runner.step(batch)).loss);
+    for (let s = 0; s < 30; s++) losses.push((await runner.step(memorised())).loss);
     expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+  });
+
+  it('bfloat16 autocast: the CUDA step graph builds at opset 23, and 10 emulated steps on the CPU stay within 3% of float32', async () => {
+    const spec = objectiveStepSpec({ objective: 'ar', model: cfg, batch: 2, length: 8, blockLength: 4, maskId: 0 });
+    const g = buildFusedStep({ ...spec, autocast: autocastFor('bfloat16', 'cuda')!, opset: opsetFor('cuda') });
+    for (const [name, t] of g.outputs) expect(t.dtype, name).toBe('float32');
+    expect(emitOnnx(g).model.nodes.some((n) => n.opType === 'RotaryEmbedding')).toBe(true);
+    const init = Object.fromEntries(Object.entries(randomParams(23)).map(([k, v]) => [k, Float32Array.from(v, (x) => x * 0.5)]));
+    const curve = async (precision: 'float32' | 'bfloat16') => {
+      const runner = await StepRunner.create(spec, init, { schedule: () => 0.02, provider: 'cpu', precision });
+      const out: number[] = [];
+      for (let s = 0; s < 10; s++) out.push((await runner.step(memorised())).loss);
+      return out;
+    };
+    const [f32, bf16] = [await curve('float32'), await curve('bfloat16')];
+    f32.forEach((l, i) => expect(Math.abs(bf16[i]! - l) / l, `step ${i}`).toBeLessThan(0.03));
+    expect(bf16).not.toEqual(f32);
   });
 
   it('refuses the diffusion objectives, naming why', () => {
     for (const objective of ['bd3', 'mdlm'] as const) expect(() => objectiveStepSpec({ objective, model: cfg, batch: 1, length: 8, blockLength: 4, maskId: 16 })).toThrow(/LFM2 .*ar objective only/);
+  });
+
+  it('wm train runs an LFM2 world model (ar) whose checkpoint loads in ChatGenerator as LFM2 and decodes; bd3 is refused', async () => {
+    const { dir, data } = transitionsDir('lfm2-train-');
+    try {
+      const model = {
+        model_type: 'lfm2',
+        hidden_size: 64,
+        intermediate_size: 96,
+        block_multiple_of: 16,
+        num_hidden_layers: 3,
+        num_attention_heads: 4,
+        num_key_value_heads: 2,
+        layer_types: ['conv', 'full_attention', 'conv'],
+        max_position_embeddings: 256,
+      };
+      const config = resolveTrainConfig({ objective: 'ar', model, seqLength: 64, batchSize: 4, steps: 3, evalFraction: 0 });
+      const out = join(dir, 'run');
+      await trainWorldModel({ config, data: [data], out, tokenizer: tok, tokenizerJson, provider: 'cpu' });
+      const gen = await ChatGenerator.load(join(out, 'model'), { provider: 'cpu' });
+      expect(gen.config.lfm2?.layerTypes).toEqual(['conv', 'full_attention', 'conv']);
+      const [r] = await gen.generate([{ messages: [{ role: 'user', content: 'Action: open cabinet 1' }] }], { maxNewTokens: 6 });
+      expect(r!.tokenIds.length).toBeGreaterThan(0);
+      await expect(
+        trainWorldModel({
+          config: resolveTrainConfig({ objective: 'bd3', model, seqLength: 64, batchSize: 4, steps: 1 }),
+          data: [data],
+          out: join(dir, 'bd3'),
+          tokenizer: tok,
+          tokenizerJson,
+          provider: 'cpu',
+        }),
+      ).rejects.toThrow(/objective bd3: LFM2 models .* ar objective only/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
