@@ -4,11 +4,15 @@
 //            attention_bias [batch, 1, seq, past+seq] float (additive: 0 attends, −1e9 blocks — the
 //            caller picks causal, bidirectional or block-causal, so one file serves AR, MDLM and BD3)
 //            with a KV cache also past.<layer>.key / past.<layer>.value [batch, kv_heads, past, head_dim]
+//            (LFM2: one per attention layer, numbered in order, and past.<n>.conv [batch, L − 1, hidden]
+//            per conv layer: the last L − 1 gated inputs, zeros before the first token)
 //   outputs  logits [batch, seq, vocab]; with a KV cache present.<layer>.key / .value (past ++ new)
+//            and, for LFM2, present.<n>.conv (the last L − 1 of past ++ new)
 // Protobuf caps one file at 2 GiB; larger models are refused (ONNX external data is not written).
 import { Graph, emitOnnx, sumDims } from '../graph/index.js';
 import { ropeInputs, ropeTablesRange } from './rope.js';
-import { type TransformerConfig, decoderForward, headDimOf, transformerParams } from './transformer.js';
+import { convPresent } from './lfm2.js';
+import { type TransformerConfig, attentionLayerCount, convLayerCount, decoderForward, headDimOf, transformerParams } from './transformer.js';
 
 export interface ExportOptions {
   /** Add past/present key-value inputs and outputs (default false). */
@@ -47,17 +51,21 @@ export function exportOnnxModel(config: TransformerConfig, weights: ReadonlyMap<
   const bias = g.input('attention_bias', 'float32', ['batch', 1, 'seq', keys]);
   const tables = ropeTablesRange(config, 0, maxPos);
   const past = opts.kvCache
-    ? Array.from({ length: config.nLayers }, (_, i) => ({
+    ? Array.from({ length: attentionLayerCount(config) }, (_, i) => ({
         key: g.input(`past.${i}.key`, 'float32', ['batch', config.nKvHeads, 'past', hd]),
         value: g.input(`past.${i}.value`, 'float32', ['batch', config.nKvHeads, 'past', hd]),
       }))
     : undefined;
-  const out = decoderForward(config, params, { inputIds, mask: bias, ...ropeInputs(tables, hd, positions), ...(past ? { past } : {}) });
+  const lfm2 = config.lfm2;
+  const convPast = opts.kvCache && lfm2 ? Array.from({ length: convLayerCount(config) }, (_, i) => g.input(`past.${i}.conv`, 'float32', ['batch', lfm2.convKernel - 1, config.dModel])) : undefined;
+  const out = decoderForward(config, params, { inputIds, mask: bias, ...ropeInputs(tables, hd, positions), ...(past ? { past } : {}), ...(convPast ? { convPast } : {}) });
   g.output('logits', out.logits);
-  if (opts.kvCache)
+  if (opts.kvCache) {
     out.present.forEach((kv, i) => {
       g.output(`present.${i}.key`, kv.key);
       g.output(`present.${i}.value`, kv.value);
     });
+    convPast?.forEach((p, i) => g.output(`present.${i}.conv`, convPresent(p, out.convFresh[i]!, inputIds)));
+  }
   return emitOnnx(g, { name: opts.kvCache ? 'diffworld_decoder_kv' : 'diffworld_decoder' }).bytes;
 }

@@ -9,6 +9,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { InferenceSession, Tensor as OrtTensor } from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint as loadCheckpointDir } from '../checkpoint/directory.js';
 import { type TypedData, reshape, typedFrom } from '../graph/index.js';
@@ -18,10 +19,11 @@ import { OnnxCausalModel } from '../sampling/onnx-models.js';
 import { type LossFn, type StepGraphSpec, buildGradStep, stepNames } from '../train/step.js';
 import { type ModelConfig, parseHfConfig } from './config.js';
 import { crossEntropy } from './functional.js';
+import { exportOnnxModel } from './export.js';
 import { DIFFWORLD_LFM2_GOLDEN_CONFIG, writeGoldenCheckpoint } from './golden-checkpoint.js';
 import { causalMask } from './masks.js';
 import { ropeTablesRange } from './rope.js';
-import { decoderForward, headDimOf, transformerParams } from './transformer.js';
+import { attentionLayerCount, convLayerCount, decoderForward, headDimOf, transformerParams } from './transformer.js';
 
 const GOLDEN = resolve(import.meta.dirname, '../../../../test-data/golden/lfm2');
 const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
@@ -186,6 +188,47 @@ describeGolden('transformers Lfm2ForCausalLM golden', () => {
       console.log(`[lfm2 golden] ${model}: our cached decoder vs transformers cached ${cached.abs.toExponential(2)}, vs uncached ${uncached.abs.toExponential(2)}`);
       expect(cached.rel).toBeLessThan(TOL);
       expect(uncached.rel).toBeLessThan(TOL);
+    });
+
+    it('the exported ONNX file with a cache (KV and conv state) continues a prefill with transformers’ logits', async () => {
+      const ref = index.models[model]!.variants.float32!;
+      const { cfg, weights } = await loadCheckpoint(join(GOLDEN, ref.checkpoint));
+      const session = await InferenceSession.create(exportOnnxModel(cfg, weights, { kvCache: true }));
+      const [B, T] = index.batch.shape;
+      const V = cfg.vocabSize;
+      const hd = headDimOf(cfg);
+      const W = cfg.lfm2!.convKernel - 1;
+      const i64 = (from: number, to: number, f: (b: number, t: number) => number) =>
+        new OrtTensor(
+          'int64',
+          BigInt64Array.from({ length: B * (to - from) }, (_, i) => BigInt(f(Math.floor(i / (to - from)), from + (i % (to - from))))),
+          [B, to - from],
+        );
+      const feeds = (from: number, to: number, cache: Record<string, OrtTensor>) => {
+        const rows = Float32Array.from(causalMask(to).slice(from * to));
+        const bias = new Float32Array(B * rows.length);
+        for (let b = 0; b < B; b++) bias.set(rows, b * rows.length);
+        return {
+          input_ids: i64(from, to, (b, t) => index.batch.input_ids[b * T + t]!),
+          position_ids: i64(from, to, (_, t) => t),
+          attention_bias: new OrtTensor('float32', bias, [B, 1, to - from, to]),
+          ...cache,
+        };
+      };
+      const empty: Record<string, OrtTensor> = {};
+      for (let i = 0; i < attentionLayerCount(cfg); i++) for (const kind of ['key', 'value']) empty[`past.${i}.${kind}`] = new OrtTensor('float32', new Float32Array(0), [B, cfg.nKvHeads, 0, hd]);
+      for (let i = 0; i < convLayerCount(cfg); i++) empty[`past.${i}.conv`] = new OrtTensor('float32', new Float32Array(B * W * cfg.dModel), [B, W, cfg.dModel]);
+      const half = 3;
+      const first = await session.run(feeds(0, half, empty));
+      const cache = Object.fromEntries(Object.keys(empty).map((k) => [k, first[k.replace('past.', 'present.')]!]));
+      const second = await session.run(feeds(half, T, cache as Record<string, OrtTensor>));
+      const want = tensor(ref.logits);
+      const rows = (data: Float32Array, from: number, to: number) => Array.from({ length: B }, (_, b) => [...data.subarray(b * (to - from) * V, (b + 1) * (to - from) * V)]).flat();
+      const wantRows = (from: number, to: number) => Array.from({ length: B }, (_, b) => [...want.subarray((b * T + from) * V, (b * T + to) * V)]).flat();
+      const d1 = diff(rows(first['logits']!.data as Float32Array, 0, half), wantRows(0, half));
+      const d2 = diff(rows(second['logits']!.data as Float32Array, half, T), wantRows(half, T));
+      console.log(`[lfm2 golden] ${model}: exported file, prefill ${d1.abs.toExponential(2)}, continued through its present.* outputs ${d2.abs.toExponential(2)}`);
+      expect(Math.max(d1.rel, d2.rel)).toBeLessThan(TOL);
     });
 
     it('greedy decoding through the sampler gives transformers’ generate() tokens', async () => {

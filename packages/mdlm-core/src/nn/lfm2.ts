@@ -106,6 +106,22 @@ function causalTaps(z: Tensor, L: number, past: Tensor | undefined, segmentIds: 
 }
 
 /**
+ * A conv layer's state after the new tokens: the last L − 1 of past ++ gated, [B, L − 1, D], for
+ * graphs that hand the cache back (`wm export --kv-cache`); the sampler keeps it on the host instead.
+ */
+export function convPresent(past: Tensor, gated: Tensor, ids: Tensor): Tensor {
+  const W = past.dim(1);
+  const ext = concat([past, gated], 1); // (B, W+T, D)
+  const last = gather(timeIndex(ids), ids.graph.constant([-1], 'int64', []), 0); // T − 1
+  const tail = ids.graph.constant(
+    Array.from({ length: W }, (_, j) => j + 1),
+    'int64',
+    [W],
+  );
+  return gather(ext, add(tail, last), 1); // positions T .. T+W−1 of ext
+}
+
+/**
  * LFM2's gated short convolution of normed hidden states h [B, T, D] (`Lfm2ShortConv`): returns
  * the block's output and its gated inputs (what a decoding cache keeps).
  */
