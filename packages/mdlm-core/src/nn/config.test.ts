@@ -137,6 +137,7 @@ describe('parseHfConfig: LFM2 and SDAR', () => {
     expect(c.lfm2!.layerTypes).toEqual(['conv', 'full_attention', 'conv', 'full_attention']);
     expect(c.ffnDim).toBe(72); // ⌊200/3⌋ = 66 → up to a multiple of 8
     expect([c.ropeTheta, c.tieEmbeddings]).toEqual([5e5, false]);
+    expect(parseHfConfig({ ...lfm2, theta: 5e5, rope_theta: 1e4 }).ropeTheta).toBe(5e5); // transformers: theta first
     expect(parseHfConfig({ ...lfm2, intermediate_size: 100, block_ffn_dim_multiplier: null }).ffnDim).toBe(66); // no multiplier: no rounding
     expect(parseHfConfig({ ...lfm2, intermediate_size: 100, block_auto_adjust_ff_dim: false }).ffnDim).toBe(100);
   });

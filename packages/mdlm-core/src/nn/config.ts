@@ -485,8 +485,9 @@ export function parseHfConfig(json: unknown, where = 'config.json'): ModelConfig
   const epsKey = lfm2 ? 'norm_eps' : 'rms_norm_eps';
   const rmsEps = r.num(epsKey, lfm2 ? LFM2_DEFAULTS.norm_eps : 1e-6);
   if (rmsEps <= 0) r.fail(epsKey, `must be > 0, got ${rmsEps}`);
-  // LFM2: transformers reads the original release's `theta` before `rope_theta`.
-  const rope = readRope(r, maxPositions, lfm2 ? (r.has('theta') ? r.num('theta', null) : LFM2_DEFAULTS.rope_theta) : 10000);
+  const rope = readRope(r, maxPositions, lfm2 ? LFM2_DEFAULTS.rope_theta : 10000);
+  // LFM2: transformers reads the original release's `theta` before `rope_theta` (outside a rope_parameters block).
+  if (lfm2 && r.has('theta') && rope.style === 'rope_scaling') rope.theta = r.num('theta', null);
   const pt = r.num('pretraining_tp', 1);
   if (!Number.isInteger(pt) || pt < 1) r.fail('pretraining_tp', `must be a positive integer, got ${pt}`); // > 1 only slices the same matmuls in transformers
 
