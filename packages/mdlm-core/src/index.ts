@@ -8,3 +8,4 @@ export * from './runtime/index.js';
 export * from './objectives/index.js';
 export * from './checkpoint/index.js';
 export * from './sampling/index.js';
+export * from './hub/index.js';
