@@ -4,9 +4,10 @@
 import { existsSync } from 'node:fs';
 import { evaluateWorldModel, NORMALIZATIONS, type Normalization, type PyDict } from '@diffworld/eval';
 import { EXIT, UsageError, intOpt, positiveIntOpt, requiredString, stringOpt, type Command } from '../command.js';
+import { HUB_MODEL_HELP } from '../model-arg.js';
 import { completerFor, dataName, generateOptions, REMOTE_HELP, REMOTE_OPTIONS, SAMPLING_HELP, SAMPLING_OPTIONS } from './wm-sample.js';
 
-const HELP = `Usage: diffworld eval wm --model DIR|URL --data FILE --out DIR [--samples K] [options]
+const HELP = `Usage: diffworld eval wm --model DIR|HUB_ID|URL --data FILE --out DIR [--samples K] [options]
 
 Evaluates a world model on chat rows (the last message of each is the reference):
   1. generates OUT/<name>_outputs.jsonl as wm generate does (resumable), and for --samples K > 1
@@ -20,7 +21,7 @@ Evaluates a world model on chat rows (the last message of each is the reference)
 Samples differ only through the seed: use --temperature > 0 with --samples (greedy samples are identical).
 
 Options:
-  --model DIR|URL         checkpoint directory, or an OpenAI-compatible base URL
+  --model DIR|HUB_ID|URL  checkpoint directory, Hub model org/name[@revision], or an OpenAI-compatible base URL
   --data FILE             chat rows (.jsonl / .parquet)
   --out DIR               output directory
   --name NAME             dataset name (default: the data file name)
@@ -31,6 +32,8 @@ Options:
   --workers N             worker threads for MAUVE's k-means (default: by size; 0 = inline)
 ${SAMPLING_HELP}
 ${REMOTE_HELP}
+
+${HUB_MODEL_HELP}
 
 Examples:
   diffworld eval wm --model runs/wm-bd3/model --data test-data/wm/alfworld-eval.jsonl --out results/bd3

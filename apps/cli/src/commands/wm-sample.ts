@@ -20,7 +20,9 @@ import {
   type ProviderName,
   type TextAnchor,
   type UnmaskingStrategy,
+  isHubModelSpec,
 } from '@diffworld/mdlm-core';
+import { HUB_MODEL_HELP, resolveModelArg } from '../model-arg.js';
 import { EXIT, UsageError, intOpt, numberOpt, positiveIntOpt, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
 
 /** Flags of every command that samples from a model. */
@@ -115,9 +117,12 @@ export function generateOptions(args: ParsedArgs): GenerateOptions {
   return o;
 }
 
-/** Loads a checkpoint directory; a bad directory is the user's to fix (exit 2). */
-export async function loadGenerator(dir: string, args: ParsedArgs): Promise<ChatGenerator> {
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--model ${dir}: no such directory (expected a checkpoint directory such as RUN/model, or an http(s):// URL)`);
+/** Loads a checkpoint directory or Hub model (org/name[@revision]); a bad one is the user's to fix (exit 2). */
+export async function loadGenerator(spec: string, args: ParsedArgs, io: { err: (l: string) => void }): Promise<ChatGenerator> {
+  if (!existsSync(spec) && !isHubModelSpec(spec))
+    throw new UsageError(`--model ${spec}: no such directory (expected a checkpoint directory such as RUN/model, a Hub model id org/name[@revision], or an http(s):// URL)`);
+  const dir = (await resolveModelArg(spec, '--model', io)).dir;
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--model ${dir}: not a directory (expected a checkpoint directory such as RUN/model)`);
   const provider = stringOpt(args, 'provider');
   if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got "${provider}"`);
   const objective = stringOpt(args, 'objective');
@@ -155,7 +160,7 @@ export async function completerFor(args: ParsedArgs, io: { err: (l: string) => v
       throw new UsageError(`--model ${model}: ${(e as Error).message}`);
     }
   }
-  const generator = await loadGenerator(model, args);
+  const generator = await loadGenerator(model, args, io);
   io.err(
     `model ${model}: ${generator.objective}${generator.blockLength ? `, block ${generator.blockLength}` : ''}, ${generator.config.nLayers}×${generator.config.dModel}, stop ids ${generator.stopIds.join(',')}`,
   );
@@ -203,7 +208,7 @@ export function parseAnchor(spec: string): TextAnchor {
 const sample: Command = {
   path: ['wm', 'sample'],
   summary: 'sample a world model checkpoint on one prompt (anchors, strategy, seed, temperature)',
-  help: `Usage: diffworld wm sample --model DIR --prompt-file FILE [options]
+  help: `Usage: diffworld wm sample --model DIR|HUB_ID --prompt-file FILE [options]
 
 Prints the model's answer to one conversation. The prompt file holds JSON messages
 ([{"role", "content"}, …] or a chat row {"messages": [...]}; .jsonl: its first row) or plain text
@@ -212,7 +217,7 @@ chat template appends the assistant header; generation stops at <|im_end|> / <|e
 eos_token_id. Stats (tokens, forward passes, time) go to stderr.
 
 Options:
-  --model DIR             checkpoint directory (a run's model/ or checkpoint-N/)
+  --model DIR|HUB_ID      checkpoint directory (a run's model/ or checkpoint-N/), or org/name[@revision]
   --prompt-file FILE      the conversation
   --system TEXT           replace the system message
   --anchor AT:TEXT        fix TEXT at generated token AT (repeatable; bd3/mdlm only)
@@ -220,8 +225,11 @@ Options:
   --json                  one JSON line per sample: {seed, text, finish_reason, stats}
 ${SAMPLING_HELP}
 
+${HUB_MODEL_HELP}
+
 Examples:
   diffworld wm sample --model runs/wm-bd3/model --prompt-file row.json
+  HF_TOKEN=hf_… diffworld wm sample --model org/world-model@v1 --prompt-file row.json
   diffworld wm sample --model runs/wm-bd3/model --prompt-file row.json --anchor "0:You open" --temperature 1 --samples 3 --seed 7
   diffworld wm sample --model runs/wm-bd3/model --prompt-file q.txt --strategy low_confidence_static --max-new-tokens 64`,
   options: {
@@ -241,7 +249,7 @@ Examples:
     const anchors = ((args.values['anchor'] as string[] | undefined) ?? []).map(parseAnchor);
     const n = positiveIntOpt(args, 'samples', 1);
     const options = generateOptions(args);
-    const generator = await loadGenerator(dir, args);
+    const generator = await loadGenerator(dir, args, io);
     if (anchors.length && generator.objective === 'ar') throw new UsageError('--anchor needs a diffusion model (bd3 or mdlm); this checkpoint is ar');
     let results;
     try {
@@ -272,7 +280,7 @@ Examples:
 const generate: Command = {
   path: ['wm', 'generate'],
   summary: "write a world model's outputs for chat rows (<name>_outputs.jsonl, the reference's rows); resumable",
-  help: `Usage: diffworld wm generate --model DIR|URL --data FILE --out DIR [options]
+  help: `Usage: diffworld wm generate --model DIR|HUB_ID|URL --data FILE --out DIR [options]
 
 For every chat row of --data (.jsonl or .parquet), the model answers messages[:-1] and the last
 message is the reference. Writes OUT/<name>_outputs.jsonl with the rows of the reference
@@ -283,13 +291,15 @@ appended batch by batch; run the same command again after a kill and only the mi
 rows are generated, ending with the same file as an uninterrupted run. Score it with eval score.
 
 Options:
-  --model DIR|URL         checkpoint directory, or an OpenAI-compatible base URL
+  --model DIR|HUB_ID|URL  checkpoint directory, Hub model org/name[@revision], or an OpenAI-compatible base URL
   --data FILE             chat rows; the last message of each is the reference
   --out DIR               output directory
   --name NAME             file prefix and "config" of rows without "dataset" (default: the data file name)
   --limit N               only the first N rows
 ${SAMPLING_HELP}
 ${REMOTE_HELP}
+
+${HUB_MODEL_HELP}
 
 Examples:
   diffworld wm generate --model runs/wm-bd3/model --data test-data/wm/alfworld-eval.jsonl --out results/bd3

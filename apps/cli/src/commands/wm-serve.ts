@@ -2,6 +2,7 @@
 // paper's proxy route, with dynamic batching, limits and Prometheus metrics (apps/wm-server).
 import { PROVIDERS, type ProviderName } from '@diffworld/mdlm-core';
 import { GeneratorBackend, startWmServer, type RunningWmServer } from '@diffworld/wm-server';
+import { HUB_MODEL_HELP, resolveModelArg } from '../model-arg.js';
 import { EXIT, UsageError, intOpt, positiveIntOpt, requiredString, stringOpt, type Command, type CommandIO, type ParsedArgs } from '../command.js';
 
 const DEFAULT_PORT = 30000;
@@ -31,14 +32,15 @@ export async function startFromArgs(args: ParsedArgs, io: CommandIO): Promise<Ru
     processMetrics: true,
     log: (line: string) => io.err(`[wm serve] ${line}`),
   };
-  const backend = await GeneratorBackend.load(dir, { ...(provider ? { provider: provider as ProviderName } : {}), ...(modelId ? { modelId } : {}) });
+  const model = await resolveModelArg(dir, '--model', io);
+  const backend = await GeneratorBackend.load(model.dir, { ...(provider ? { provider: provider as ProviderName } : {}), ...(modelId ? { modelId } : model.repoId ? { modelId: model.repoId } : {}) });
   return startWmServer(backend, options);
 }
 
 const serve: Command = {
   path: ['wm', 'serve'],
   summary: "serve a world model over OpenAI chat completions and the paper's proxy route, with dynamic batching",
-  help: `Usage: diffworld wm serve --model DIR [--port P] [--host H] [--token T] [--max-batch N] [--max-wait-ms MS]
+  help: `Usage: diffworld wm serve --model DIR|HUB_ID [--port P] [--host H] [--token T] [--max-batch N] [--max-wait-ms MS]
 
 Serves a trained checkpoint (a run's model/ or checkpoint-N/ directory) over HTTP:
   POST /v1/chat/completions   OpenAI chat completions (stream: true for server-sent events), plus
@@ -49,7 +51,7 @@ Concurrent requests with equal sampling options are generated in one batch. Bind
 --host says otherwise. Ctrl-C finishes the requests in flight, then stops.
 
 Options:
-  --model DIR        checkpoint directory (required)
+  --model DIR        checkpoint directory or Hub model org/name[@revision] (required)
   --port P           default ${DEFAULT_PORT} (the paper's proxy port); 0 picks a free one
   --host H           default 127.0.0.1
   --token T          require "Authorization: Bearer T" (or set DIFFWORLD_WM_TOKEN); /health stays open
@@ -57,8 +59,10 @@ Options:
   --max-wait-ms MS   how long a lone request waits for company (default 5)
   --max-queue N      sequences queued before 429 + Retry-After (default 1024)
   --timeout-ms MS    generation deadline per request, then 504 (default 300000)
-  --model-id ID      the id /v1/models serves (default: the run directory's name)
+  --model-id ID      the id /v1/models serves (default: the run directory's name, or the Hub id)
   --provider NAME    cuda | webgpu | cpu (default: the first that works)
+
+${HUB_MODEL_HELP}
 
 Example:
   npx diffworld wm serve --model runs/alfworld-bd3/model --port 30000

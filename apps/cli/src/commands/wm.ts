@@ -1,6 +1,7 @@
 // `diffworld wm train` (issue 11): train a masked-diffusion (mdlm | bd3) or autoregressive world
 // model on chat rows, from scratch or from a Hugging Face checkpoint, into a resumable run directory.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeFileAtomic } from '@diffworld/dataset';
 import {
   type TrainConfig,
@@ -15,8 +16,10 @@ import {
   exportOnnxModel,
   loadCheckpoint,
   parseHfConfig,
+  TOKENIZER_FILE,
 } from '@diffworld/mdlm-core';
 import { Tokenizer } from '@diffworld/tokenizer';
+import { HUB_MODEL_HELP, resolveModelArg } from '../model-arg.js';
 import { EXIT, UsageError, requiredString, stringOpt, type Command, type ParsedArgs } from '../command.js';
 
 /** Command-line flags that override the config file, and the config keys they set. */
@@ -71,7 +74,7 @@ const train: Command = {
   summary: 'train an MDLM / block-diffusion (SDAR) / AR world model on chat rows; resumable',
   help: [
     'Usage: diffworld wm train --data FILE [--data FILE …] --tokenizer tokenizer.json --out DIR',
-    '                          [--objective bd3|mdlm|ar] [--config train.json] [--init HF_DIR] [--resume]',
+    '                          [--objective bd3|mdlm|ar] [--config train.json] [--init DIR|HUB_ID] [--resume]',
     '',
     'Trains a world model p(observation | grounded prompt, history, action) on chat rows (.jsonl or',
     '.parquet, {"messages": [...]}): every message but the last is the clean prompt, the last one is the',
@@ -87,13 +90,15 @@ const train: Command = {
     'Options:',
     '  --data FILE         training rows (repeatable)',
     '  --eval-data FILE    held-out rows (repeatable; default: a seeded share of --data, evalFraction)',
-    '  --tokenizer PATH    tokenizer.json (needs <|mask|> for diffusion objectives)',
+    '  --tokenizer PATH    tokenizer.json (needs <|mask|> for diffusion objectives); default with --init:',
+    "                      the checkpoint's own tokenizer.json",
     '  --out DIR           run directory',
     '  --config PATH       JSON settings (keys: objective, model, seed, seqLength, blockLength, batchSize,',
     '                      gradAccum, steps, lr, schedule, warmupRatio, minLrRatio, weightDecay, clipNorm,',
     '                      evalEvery, evalBatches, evalFraction, saveEvery, keepLast, logEvery, saveDtype);',
     '                      "model" is a Hugging Face config.json object (LLaMA, Mistral, Qwen2, Qwen3)',
-    '  --init DIR          start from a Hugging Face checkpoint directory instead of random weights',
+    '  --init DIR|HUB_ID   start from a Hugging Face checkpoint directory, or a Hub model org/name[@revision],',
+    '                      instead of random weights',
     '  --resume            continue the run in --out',
     '  --auto-resume       continue the run in --out if there is one, else start it (for Nx targets)',
     '  --provider NAME     cuda | webgpu | cpu (default: the first that works, in that order)',
@@ -111,7 +116,10 @@ const train: Command = {
     '  --schedule constant|constant_with_warmup|cosine, --seed, --eval-every, --save-every,',
     '  --keep-last, --log-every, --save-dtype float32|bfloat16      override the config file',
     '',
+    HUB_MODEL_HELP,
+    '',
     'Examples:',
+    '  diffworld wm train --init Qwen/Qwen3-0.6B --objective ar --steps 300 --data rows.parquet --out /tmp/wm-qwen3',
     '  diffworld wm train --config apps/cli/configs/train-wm.tiny.json --data test-data/wm/alfworld-train.jsonl \\',
     '    --tokenizer test-data/wm/tokenizer.json --out /tmp/wm-bd3',
     '  diffworld wm train --objective ar --steps 300 --data rows.parquet --tokenizer tok.json --out /tmp/wm-ar',
@@ -135,7 +143,6 @@ const train: Command = {
   async run(args, io) {
     const data = (args.values['data'] as string[] | undefined) ?? [];
     if (data.length === 0) throw new UsageError('--data is required (one or more .jsonl/.parquet files of chat rows)');
-    const tokPath = requiredString(args, 'tokenizer');
     const out = requiredString(args, 'out');
     const provider = stringOpt(args, 'provider');
     if (provider !== undefined && !(PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDERS.join(', ')}, got "${provider}"`);
@@ -150,9 +157,13 @@ const train: Command = {
     const configPath = stringOpt(args, 'config');
     // A bad setting is a ConfigError naming its key path (exit 2).
     const config: TrainConfig = resolveTrainConfig(configPath ? readJson(configPath, '--config') : undefined, overrides(args), configPath ?? 'train config');
+    const initSpec = stringOpt(args, 'init');
+    const init = initSpec === undefined ? undefined : (await resolveModelArg(initSpec, '--init', io)).dir;
+    // A pretrained model brings its tokenizer; --tokenizer replaces it (or is needed from scratch).
+    const tokPath = stringOpt(args, 'tokenizer') ?? (init !== undefined && existsSync(join(init, TOKENIZER_FILE)) ? join(init, TOKENIZER_FILE) : undefined);
+    if (tokPath === undefined) throw new UsageError(init === undefined ? '--tokenizer is required when training from scratch' : `--tokenizer is required: --init ${initSpec} has no ${TOKENIZER_FILE}`);
     const tokenizerJson = readFileSync(tokPath, 'utf8');
     const tokenizer = Tokenizer.fromJson(readJson(tokPath, '--tokenizer'), tokPath);
-    const init = stringOpt(args, 'init');
     try {
       const s = await trainWorldModel({
         config,
@@ -184,7 +195,7 @@ const exportCmd: Command = {
   path: ['wm', 'export'],
   summary: 'export a checkpoint to one standalone ONNX inference file (logits; optionally with a KV cache)',
   help: [
-    'Usage: diffworld wm export --model DIR --out model.onnx [--kv-cache] [--max-positions N]',
+    'Usage: diffworld wm export --model DIR|HUB_ID --out model.onnx [--kv-cache] [--max-positions N]',
     '',
     'Writes the model of a Hugging Face checkpoint directory (ours or one saved by transformers) as one',
     'ONNX file that runs on any ONNX runtime without DiffWorld: weights are initializers, RoPE tables',
@@ -195,7 +206,7 @@ const exportCmd: Command = {
     'Float32 weights; one file holds at most 2 GiB.',
     '',
     'Options:',
-    '  --model DIR          checkpoint directory (config.json + model.safetensors or shards)',
+    '  --model DIR|HUB_ID   checkpoint directory (config.json + model.safetensors or shards), or a Hub model',
     '  --out PATH           the .onnx file to write (atomically)',
     '  --kv-cache           add the key/value cache inputs and outputs',
     '  --max-positions N    rows of the baked RoPE table (default: max_position_embeddings)',
@@ -205,10 +216,11 @@ const exportCmd: Command = {
   ].join('\n'),
   options: { model: { type: 'string' }, out: { type: 'string' }, 'kv-cache': { type: 'boolean' }, 'max-positions': { type: 'string' } },
   async run(args, io) {
-    const dir = requiredString(args, 'model');
+    const spec = requiredString(args, 'model');
     const out = requiredString(args, 'out');
     const maxPos = stringOpt(args, 'max-positions');
     if (maxPos !== undefined && !(Number.isInteger(Number(maxPos)) && Number(maxPos) > 0)) throw new UsageError(`--max-positions must be a positive integer, got "${maxPos}"`);
+    const dir = (await resolveModelArg(spec, '--model', io)).dir;
     try {
       const ck = await loadCheckpoint(dir, { optimizer: false });
       const config = parseHfConfig(ck.config, `${dir}/config.json`);

@@ -2,7 +2,8 @@
 // few seconds while it runs, one when it is done — lines rather than a redrawn bar, so logs stay readable.
 import type { DownloadProgress } from './download.js';
 
-const mib = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
+const mib = (n: number) => (n < 2 ** 20 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 2 ** 20).toFixed(1)} MiB`);
+const SMALL = 2 ** 20;
 
 /** An onProgress for resolveModelDir that writes lines through `log` at most every `intervalMs`. */
 export function hubProgressLogger(log: (line: string) => void, intervalMs = 2000, now: () => number = Date.now): (p: DownloadProgress) => void {
@@ -16,7 +17,8 @@ export function hubProgressLogger(log: (line: string) => void, intervalMs = 2000
       current = key;
       started = t;
       last = t;
-      log(`downloading ${p.repo} ${p.file} (${mib(p.total)})${p.resumedFrom > 0 ? `, resuming at ${mib(p.resumedFrom)}` : ''}`);
+      // Small files (config, tokenizer) get only their 'downloaded' line.
+      if (p.total >= SMALL || p.resumedFrom > 0) log(`downloading ${p.repo} ${p.file} (${mib(p.total)})${p.resumedFrom > 0 ? `, resuming at ${mib(p.resumedFrom)}` : ''}`);
     }
     if (p.done) {
       const s = Math.max((t - started) / 1000, 1e-3);

@@ -109,7 +109,7 @@ function cachedSnapshot(cache: RepoCache, ref: HubModelRef, label: string): Cach
 
 const COMMIT_OR_REF = (ref: HubModelRef) => (/^[0-9a-f]{40}$/.test(ref.revision) ? `no snapshot of commit ${ref.revision}` : `no refs/${ref.revision} (never downloaded)`);
 
-/** The shard files an index names, in order of first appearance. */
+/** The shard files an index names, sorted (shard 1 first). */
 function shardsOf(indexPath: string, label: string): string[] {
   let index: { weight_map?: unknown };
   try {
@@ -122,7 +122,7 @@ function shardsOf(indexPath: string, label: string): string[] {
   const files = Object.values(map as Record<string, unknown>);
   const bad = files.find((f) => typeof f !== 'string' || f.includes('..') || f.startsWith('/'));
   if (bad !== undefined) throw new HubError({ code: 'bad_response', repo: label, file: WEIGHTS_INDEX_FILE, message: `weight_map names ${JSON.stringify(bad)}, not a file of the repository` });
-  return [...new Set(files as string[])];
+  return [...new Set(files as string[])].sort();
 }
 
 async function fetchSnapshot(ref: HubModelRef, label: string, cache: RepoCache, settings: HubSettings, opts: ResolveModelOptions): Promise<ResolvedModel> {
