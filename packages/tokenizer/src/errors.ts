@@ -7,6 +7,7 @@ export type TokenizerIssue =
   | { code: 'unsupported'; where: string; field: string; detail: string }
   | { code: 'unknown_token'; where: string; token: string }
   | { code: 'bad_option'; where: string; option: string; detail: string }
+  | { code: 'template'; where: string; detail: string }
   | { code: 'io'; where: string; detail: string };
 
 export type TokenizerIssueCode = TokenizerIssue['code'];
@@ -17,6 +18,7 @@ const HINTS: Record<TokenizerIssueCode, string> = {
   unsupported: 'this package reads BPE / byte-level tokenizer.json files.',
   unknown_token: 'add the token to the tokenizer (special tokens) or pass its id explicitly.',
   bad_option: 'fix the option value.',
+  template: 'check the chat template (tokenizer_config.json `chat_template` or chat_template.jinja) and the messages it was given.',
   io: 'check the path and permissions.',
 };
 
@@ -32,6 +34,8 @@ export function renderIssue(issue: TokenizerIssue): string {
       return `${issue.where}: token ${JSON.stringify(issue.token)} is not in the vocabulary`;
     case 'bad_option':
       return `${issue.where}: option \`${issue.option}\` ${issue.detail}`;
+    case 'template':
+      return `${issue.where}: ${issue.detail}`;
     case 'io':
       return `${issue.where}: ${issue.detail}`;
   }

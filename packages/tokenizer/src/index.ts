@@ -17,3 +17,4 @@ export { trainTokenizer, trainTokenizerFromFiles, isChatFile, type TrainTokenize
 export { TokenizerPool, type PoolOptions } from './pool/pool.js';
 export { encodeTextsPacked, encodeChatsPacked, unpackRow, concatPacked, type PackedIds } from './pool/packed.js';
 export { syntheticText, seededUniform } from './synthetic.js';
+export * from './template/index.js';
