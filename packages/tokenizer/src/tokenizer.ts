@@ -5,6 +5,7 @@ import { Tokenizer as HfTokenizer } from '@huggingface/tokenizers';
 import { truncateAndPad, type BatchEncoding, type BatchOptions } from './batch.js';
 import { TokenizerError } from './errors.js';
 import { FastByteLevelBpe } from './fast.js';
+import { alignWithRustTokenizers } from './hf-fixes.js';
 import { alignByteLevel, trimByteLevelOffsets, type Offset } from './offsets.js';
 import { MASK_ALIASES, PAD_ALIASES } from './special.js';
 import { validateTokenizerJson, type TokenizerJson } from './validate.js';
@@ -48,6 +49,7 @@ export class Tokenizer {
     try {
       // clean_up_tokenization_spaces would rewrite " ." → "." on decode and break round trips.
       this.hf = new HfTokenizer(json, { clean_up_tokenization_spaces: false });
+      alignWithRustTokenizers(this.hf, json);
     } catch (e) {
       throw new TokenizerError([{ code: 'unsupported', where: source, field: '(components)', detail: `the tokenizer library rejected it: ${(e as Error).message}` }]);
     }
