@@ -7,47 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { BYTE_LEVEL_ALPHABET, BYTE_TO_CHAR } from './bytelevel.js';
 import { splitMergedWithNext } from './hf-fixes.js';
 import { syntheticText } from './synthetic.js';
+import { META, sentencepieceJson } from './testing.js';
 import { Tokenizer } from './tokenizer.js';
-
-const META = '\u2581';
-
-/** <unk> <s> </s>, the 256 byte tokens, ▁ and ASCII letters; merges as given. */
-function sentencepieceJson(opts: { normalizer?: unknown; preTokenizer?: unknown; decoder: unknown; merges?: [string, string][]; template?: boolean }): unknown {
-  const vocab: Record<string, number> = { '<unk>': 0, '<s>': 1, '</s>': 2 };
-  for (let b = 0; b < 256; b++) vocab[`<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`] = 3 + b;
-  for (const c of [META, ...'abcdefghijklmnopqrstuvwxyzHW']) vocab[c] = Object.keys(vocab).length;
-  for (const [a, b] of opts.merges ?? []) vocab[a + b] ??= Object.keys(vocab).length;
-  const special = (id: number, content: string) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
-  return {
-    version: '1.0',
-    truncation: null,
-    padding: null,
-    added_tokens: [special(0, '<unk>'), special(1, '<s>'), special(2, '</s>')],
-    normalizer: opts.normalizer ?? null,
-    pre_tokenizer: opts.preTokenizer ?? null,
-    post_processor: opts.template
-      ? {
-          type: 'TemplateProcessing',
-          single: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }],
-          pair: [{ SpecialToken: { id: '<s>', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }],
-          special_tokens: { '<s>': { id: '<s>', ids: [1], tokens: ['<s>'] } },
-        }
-      : null,
-    decoder: opts.decoder,
-    model: {
-      type: 'BPE',
-      dropout: null,
-      unk_token: '<unk>',
-      continuing_subword_prefix: null,
-      end_of_word_suffix: null,
-      fuse_unk: true,
-      byte_fallback: true,
-      ignore_merges: false,
-      vocab,
-      merges: opts.merges ?? [],
-    },
-  };
-}
 
 const metaspace = (prepend_scheme: string, split: boolean) => ({ type: 'Metaspace', replacement: META, prepend_scheme, split });
 
@@ -95,6 +56,48 @@ describe('Metaspace, byte fallback and normalizer pipelines as Rust tokenizers r
     expect(tok.decode([tok.requireId('a'), tok.requireId('<0xE4>'), tok.requireId('<0xB8>')])).toBe('a\uFFFD\uFFFD');
     // The normalizer runs on each piece between added tokens: " b" after <s> becomes "▁▁b".
     expect(tok.encode('a <s> b', { addSpecialTokens: false }).tokens).toEqual([META, 'a', META, '<s>', META, META, 'b']);
+  });
+});
+
+describe('byte-level BPE with a BOS template (Llama-3, LFM2)', () => {
+  it('gives the template token [0, 0] even where the text itself starts with it', () => {
+    const vocab = Object.fromEntries(BYTE_LEVEL_ALPHABET.map((c, i) => [c, i]));
+    const bos = '<|begin_of_text|>';
+    const json = {
+      version: '1.0',
+      truncation: null,
+      padding: null,
+      added_tokens: [{ id: 256, content: bos, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }],
+      normalizer: null,
+      pre_tokenizer: { type: 'ByteLevel', add_prefix_space: false, trim_offsets: true, use_regex: true },
+      post_processor: {
+        type: 'Sequence',
+        processors: [
+          { type: 'ByteLevel', add_prefix_space: true, trim_offsets: false, use_regex: true },
+          {
+            type: 'TemplateProcessing',
+            single: [{ SpecialToken: { id: bos, type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }],
+            pair: [{ Sequence: { id: 'A', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }],
+            special_tokens: { [bos]: { id: bos, ids: [256], tokens: [bos] } },
+          },
+        ],
+      },
+      decoder: { type: 'ByteLevel', add_prefix_space: true, trim_offsets: true, use_regex: true },
+      model: { type: 'BPE', dropout: null, unk_token: null, continuing_subword_prefix: null, end_of_word_suffix: null, fuse_unk: false, byte_fallback: false, ignore_merges: true, vocab, merges: [] },
+    };
+    const tok = Tokenizer.fromJson(json);
+    const e = tok.encode(`${bos}hi`);
+    expect(e.tokens).toEqual([bos, bos, 'h', 'i']);
+    expect(e.offsets).toEqual([
+      [0, 0],
+      [0, 17],
+      [17, 18],
+      [18, 19],
+    ]);
+    expect(tok.encode('hi', { addSpecialTokens: false }).offsets).toEqual([
+      [0, 1],
+      [1, 2],
+    ]);
   });
 });
 

@@ -36,6 +36,8 @@ export class Tokenizer {
   private readonly addedContents: ReadonlySet<string>;
   private readonly specialIds: ReadonlySet<number>;
   private readonly trimOffsets: boolean;
+  /** The single-sequence template of a TemplateProcessing post-processor: where its tokens go. */
+  private readonly singleTemplate: readonly ('special' | 'sequence')[] | null;
   private readonly byteLevel: boolean;
   private readonly fast: FastByteLevelBpe | null;
   /** Number of ids (max id + 1), added tokens included. */
@@ -63,6 +65,8 @@ export class Tokenizer {
     };
     this.trimOffsets = components(json.post_processor).some((p) => p['type'] === 'ByteLevel' && p['trim_offsets'] === true);
     this.byteLevel = components(json.decoder).some((d) => d['type'] === 'ByteLevel');
+    const template = components(json.post_processor).find((p) => p['type'] === 'TemplateProcessing');
+    this.singleTemplate = Array.isArray(template?.['single']) ? (template['single'] as Record<string, unknown>[]).map((item) => ('SpecialToken' in item ? 'special' : 'sequence')) : null;
     this.fast = opts.fast === false ? null : FastByteLevelBpe.tryCreate(json);
     // A loop, not Math.max(...ids): spreading a 151k-entry vocab overflows the call stack.
     let maxId = -1;
@@ -126,12 +130,12 @@ export class Tokenizer {
     return firstId(this, PAD_ALIASES);
   }
 
-  /** Encodes one text with tokens and offsets. */
   /** True when encoding uses the built-in fast byte-level BPE path. */
   get usesFastPath(): boolean {
     return this.fast !== null;
   }
 
+  /** Encodes one text with tokens and offsets. */
   encode(text: string, opts: EncodeOptions = {}): Encoding {
     const enc = this.fast
       ? (() => {
@@ -139,9 +143,21 @@ export class Tokenizer {
           return { ids, tokens: ids.map((id) => this.idToToken(id)!) };
         })()
       : this.hf.encode(text, { add_special_tokens: opts.addSpecialTokens ?? true });
-    let offsets = this.byteLevel ? alignByteLevel(text, enc.tokens, this.addedContents) : null;
-    if (offsets && this.trimOffsets) offsets = trimByteLevelOffsets(enc.tokens, offsets);
-    return { ids: enc.ids, tokens: enc.tokens, offsets };
+    return { ids: enc.ids, tokens: enc.tokens, offsets: this.byteLevel ? this.offsetsOf(text, enc.tokens, opts.addSpecialTokens ?? true) : null };
+  }
+
+  private offsetsOf(text: string, tokens: string[], addSpecialTokens: boolean): Offset[] | null {
+    if (addSpecialTokens && this.singleTemplate?.includes('special')) {
+      // The template's tokens get [0, 0] (as in `tokenizers`) wherever they stand, even when the text
+      // starts with the same token: align the encoding without them, then put them in their places.
+      const plain = this.hf.encode(text, { add_special_tokens: false }).tokens;
+      const inner = this.offsetsOf(text, plain, false);
+      if (!inner) return null;
+      const out = this.singleTemplate.flatMap((item) => (item === 'special' ? [[0, 0] as Offset] : inner));
+      return out.length === tokens.length ? out : null;
+    }
+    const offsets = alignByteLevel(text, tokens, this.addedContents);
+    return offsets && this.trimOffsets ? trimByteLevelOffsets(tokens, offsets) : offsets;
   }
 
   /** Ids only: the fast path for corpora (no offset alignment). */

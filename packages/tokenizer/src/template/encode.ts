@@ -74,8 +74,12 @@ export function encodeWithChatTemplate(tok: Tokenizer, template: ChatTemplate, m
     });
     return { ids: enc.ids, lossMask, text, spans };
   }
-  // No offsets (a normalizer, a Metaspace model): encode the pieces between span edges and check that
-  // they concatenate to the whole encoding, so the mask is exact or refused.
+  // No offsets (a normalizer, a Metaspace model): where decoding gives the text back, each token
+  // covers what it adds to the decoded prefix (found by bisection at the span edges only).
+  const byDecoding = maskByDecoding(tok, enc.ids, text, spans);
+  if (byDecoding) return { ids: enc.ids, lossMask: byDecoding, text, spans };
+  // Else encode the pieces between span edges and check that they concatenate to the whole
+  // encoding, so the mask is exact or refused.
   const cuts = [...new Set([0, ...spans.flat(), text.length])].sort((x, y) => x - y);
   const ids: number[] = [];
   const mask: number[] = [];
@@ -100,4 +104,44 @@ export function encodeWithChatTemplate(tok: Tokenizer, template: ChatTemplate, m
     ]);
   }
   return { ids: enc.ids, lossMask: mask, text, spans };
+}
+
+/**
+ * The mask from decoded prefixes: token i covers [|decode(ids[:i])|, |decode(ids[:i+1])|) of the
+ * text. Null when decoding does not give the text back or a prefix does not decode to a prefix.
+ */
+function maskByDecoding(tok: Tokenizer, ids: readonly number[], text: string, spans: readonly [number, number][]): number[] | null {
+  if (tok.decode(ids) !== text) return null;
+  const memo = new Map<number, number>();
+  // |decode(ids[:i])|, or -1 where that decoding is not a prefix of the text (a cut inside a character).
+  const end = (i: number): number => {
+    let v = memo.get(i);
+    if (v === undefined) {
+      const d = tok.decode(ids.slice(0, i));
+      v = text.startsWith(d) ? d.length : -1;
+      memo.set(i, v);
+    }
+    return v;
+  };
+  // The first token boundary at or after character position p.
+  const boundaryAtOrAfter = (p: number): number | null => {
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      let probe = mid;
+      while (probe < hi && end(probe) < 0) probe++; // step over cuts inside a character
+      if (probe === hi || end(probe) >= p) hi = mid;
+      else lo = probe + 1;
+    }
+    return end(lo) < 0 ? null : lo;
+  };
+  const mask = new Array<number>(ids.length).fill(0);
+  for (const [s, e] of spans) {
+    const first = boundaryAtOrAfter(s);
+    const last = boundaryAtOrAfter(e);
+    if (first === null || last === null || end(first) !== s || end(last) !== e) return null; // a span edge inside a token
+    for (let t = first; t < last; t++) mask[t] = 1;
+  }
+  return mask;
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TokenizerError } from '../errors.js';
-import { TEST_DATA } from '../testing.js';
+import { META, TEST_DATA, sentencepieceJson } from '../testing.js';
 import { Tokenizer } from '../tokenizer.js';
 import { ChatTemplate, type TemplateMessage } from './chat-template.js';
 import { assistantSpans, encodeWithChatTemplate } from './encode.js';
@@ -93,6 +93,40 @@ describe('loss masks from the template', () => {
     expect(() => assistantSpans(qwen3, chat)).toThrow(/`messages\[2\]`: the template renders this assistant turn differently/);
     const { text, spans } = assistantSpans(qwen3, chat, { lossOn: 'last' });
     expect(spans.map(([a, b]) => text.slice(a, b))).toEqual(['<think>\n\n</think>\n\nYou pick up the apple.<|im_end|>\n']);
+  });
+
+  it('Mistral-shaped tokenizers without offsets: masks by pieces (Llama-2 normalizer) and by decoded prefixes (Metaspace "first")', () => {
+    const mistral = new ChatTemplate(source('mistral'), { bos_token: '<s>', eos_token: '</s>' }, 'mistral');
+    const turns: TemplateMessage[] = [
+      { role: 'user', content: 'What is 2+2?' },
+      { role: 'assistant', content: 'It is 4.' },
+      { role: 'user', content: 'And 3+3?' },
+      { role: 'assistant', content: 'It is 6.' },
+    ];
+    const controls = ['[INST]', '[/INST]'];
+    const normalizer = {
+      type: 'Sequence',
+      normalizers: [
+        { type: 'Prepend', prepend: META },
+        { type: 'Replace', pattern: { String: ' ' }, content: META },
+      ],
+    };
+    const decoder = {
+      type: 'Sequence',
+      decoders: [{ type: 'Replace', pattern: { String: META }, content: ' ' }, { type: 'ByteFallback' }, { type: 'Fuse' }, { type: 'Strip', content: ' ', start: 1, stop: 0 }],
+    };
+    const metaspace = { type: 'Metaspace', replacement: META, prepend_scheme: 'first', split: false };
+    const v1 = Tokenizer.fromJson(sentencepieceJson({ normalizer, decoder, controls }));
+    const v3 = Tokenizer.fromJson(sentencepieceJson({ preTokenizer: metaspace, decoder: metaspace, controls }));
+    for (const tok of [v1, v3]) {
+      expect(tok.encode('x').offsets).toBeNull(); // not byte-level: no offsets to map spans with
+      const e = encodeWithChatTemplate(tok, mistral, turns);
+      expect(e.spans.map(([a, b]) => e.text.slice(a, b))).toEqual(['It is 4.</s>', 'It is 6.</s>']);
+      const trained = e.ids.map((id, i) => (e.lossMask[i] ? tok.idToToken(id) : '|')).join('');
+      expect(trained.split('|').filter(Boolean)).toEqual(
+        tok === v1 ? [`${META}It${META}is${META}4.</s>`, `${META}It${META}is${META}6.</s>`] : [`It${META}is${META}4.</s>`, `It${META}is${META}6.</s>`],
+      );
+    }
   });
 
   it('Llama-3 (prefix-stable): each assistant turn through <|eot_id|>', () => {
