@@ -13,6 +13,7 @@ import { writeFileAtomic } from '@diffworld/dataset';
 import { type AgentEvaluation, parseMetricsJsonl, renderHtmlReport } from '@diffworld/eval';
 import type { ExperimentConfig } from './config/schema.js';
 import { checkMemoryBudget } from './memory.js';
+import { type InitialPolicy, loadInitialPolicy } from './policy-init.js';
 import { type PipelineReport, pipelineSummary, renderComparisonHtml, renderPipelineMarkdown } from './report/pipeline-report.js';
 import { ExperimentContext } from './stages/context.js';
 import { dataStage } from './stages/data.js';
@@ -51,8 +52,8 @@ export interface AgentPipelineResult {
  * each policy evaluated on the held-out split. Shared by `grpo train` and repro's RQ2 (one context
  * per seed): stages that do not read the world model are the same stages for every world model.
  */
-export async function agentPipeline(ctx: ExperimentContext, tok: TokenizerArtefact, worldModel: WorldModelArtefact): Promise<AgentPipelineResult> {
-  const setup = policySetup(ctx, tok);
+export async function agentPipeline(ctx: ExperimentContext, tok: TokenizerArtefact, worldModel: WorldModelArtefact, init?: InitialPolicy): Promise<AgentPipelineResult> {
+  const setup = policySetup(ctx, tok, init);
   const base = await basePolicyStage(ctx, setup, tok);
   const sft = await sftStage(ctx, setup, base);
   const evaluations = [await evaluationStage(ctx, setup, base), await evaluationStage(ctx, setup, sft)];
@@ -76,8 +77,10 @@ export async function worldModelStages(ctx: ExperimentContext, tok: TokenizerArt
 export async function runGrpoTrain(o: GrpoTrainOptions): Promise<GrpoTrainResult> {
   const c = o.config;
   const log = o.log ?? (() => {});
+  // A pretrained policy (policy.init) is read first: its config decides the memory estimate.
+  const init = c.policy.init ? await loadInitialPolicy(c.policy.init, (l) => log(`[policy] ${l}`)) : undefined;
   // Refuse a config whose training graphs would not fit in memory before spending any time on it.
-  const estimates = checkMemoryBudget(c);
+  const estimates = checkMemoryBudget(init ? { ...c, policy: { ...c.policy, model: init.config } } : c);
   mkdirSync(o.out, { recursive: true });
   writeFileAtomic(join(o.out, 'config.json'), `${JSON.stringify(c, null, 2)}\n`);
   log(`[memory] estimated peaks: ${estimates.map((e) => `${e.what.split(' (')[0]} ${(e.bytes / 1e9).toFixed(1)} GB`).join(', ')}`);
@@ -87,7 +90,7 @@ export async function runGrpoTrain(o: GrpoTrainOptions): Promise<GrpoTrainResult
     const tok = await tokenizerStage(ctx);
     const wm = await worldModelStages(ctx, tok);
     await ctx.releaseGraphs();
-    const agents = await agentPipeline(ctx, tok, wm);
+    const agents = await agentPipeline(ctx, tok, wm, init);
     const evals: Record<string, AgentEvaluation> = {};
     for (const e of agents.evaluations) evals[POLICY_NAMES[e.label as keyof typeof POLICY_NAMES]] = e.evaluation();
     const trained = wm.trained?.result;

@@ -13,5 +13,6 @@ export { renderReproMarkdown, renderReproHtml } from './repro/report.js';
 export { checkMemoryBudget, estimateTrainingBytes, memoryBudgetBytes, pipelineGraphs, type GraphShape } from './memory.js';
 export { ExperimentError, type ExperimentErrorCode } from './errors.js';
 export { EnvPool } from './env-pool.js';
+export { loadInitialPolicy, type InitialPolicy } from './policy-init.js';
 export { openWorldModel, type WorldModelSpec } from './world-model.js';
 export { BudgetedWorldModel, fitWorldModelRow, fitPrompt, limitRecords, TEMPLATE_TOKENS, type RowFit, type PromptParts, type PromptBudget, type CountTokens } from './wm-budget.js';

@@ -75,10 +75,12 @@ export function pipelineGraphs(c: ExperimentConfig, opts: { bothObjectives?: boo
       ...m,
     });
   }
-  const p = shapeOf(c.policy.model, vocab);
+  // A pretrained policy (policy.init) brings its own vocabulary; a fresh one takes the run tokenizer's.
+  const policyVocab = num(c.policy.model, 'vocab_size', vocab);
+  const p = shapeOf(c.policy.model, policyVocab);
   const t = c.rollout.maxSeqLen;
-  out.push({ what: `SFT (rollout.maxSeqLen ${t}, sft.batch ${c.sft.batch})`, batch: c.sft.batch, positions: t, lossPositions: t, vocab, ...p });
-  out.push({ what: `the GRPO update (rollout.maxSeqLen ${t}, grpo.microBatch ${c.grpo.microBatch})`, batch: c.grpo.microBatch, positions: t, lossPositions: t, vocab, ...p });
+  out.push({ what: `SFT (rollout.maxSeqLen ${t}, sft.batch ${c.sft.batch})`, batch: c.sft.batch, positions: t, lossPositions: t, vocab: policyVocab, ...p });
+  out.push({ what: `the GRPO update (rollout.maxSeqLen ${t}, grpo.microBatch ${c.grpo.microBatch})`, batch: c.grpo.microBatch, positions: t, lossPositions: t, vocab: policyVocab, ...p });
   return out;
 }
 

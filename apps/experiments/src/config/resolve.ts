@@ -62,6 +62,9 @@ export function readConfigFile(path: string, seen: readonly string[] = []): Reco
     const s = own[section];
     if (isPlainObject(s) && typeof s[key] === 'string' && !isAbsolute(s[key])) own[section] = { ...s, [key]: resolve(dirname(file), s[key]) };
   }
+  // policy.init is a directory or a Hub id (org/name): a path only when it exists beside the file.
+  const p = own['policy'];
+  if (isPlainObject(p) && typeof p['init'] === 'string' && !isAbsolute(p['init']) && existsSync(resolve(dirname(file), p['init']))) own['policy'] = { ...p, init: resolve(dirname(file), p['init']) };
   if (parent === undefined) return own;
   if (typeof parent !== 'string') return bad(file, `extends: must be a file path, got ${JSON.stringify(parent)}`);
   return mergeSettings(readConfigFile(resolve(dirname(file), parent), [...seen, file]), own) as Record<string, unknown>;

@@ -76,6 +76,12 @@ const policy = z.strictObject({
     rms_norm_eps: 1e-6,
     tie_word_embeddings: false,
   }),
+  /**
+   * Start from this pretrained checkpoint instead of random `model` weights: a directory (relative to
+   * the config file, or absolute) or a Hub model `org/name[@revision]`. Its config and its own
+   * tokenizer (which must have <|im_start|> / <|im_end|>) replace `model` and the run's tokenizer.
+   */
+  init: z.string().min(1).optional(),
   seed: int(0).default(0),
 });
 

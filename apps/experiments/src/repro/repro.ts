@@ -12,6 +12,7 @@ import { type PyDict, evaluateWorldModel, localCompleter, selectTasks } from '@d
 import { ChatGenerator } from '@diffworld/mdlm-core';
 import type { ExperimentConfig } from '../config/schema.js';
 import { checkMemoryBudget } from '../memory.js';
+import { loadInitialPolicy } from '../policy-init.js';
 import { ExperimentContext } from '../stages/context.js';
 import { type DataResult, dataStage } from '../stages/data.js';
 import { StageRunner, artefact } from '../stages/runner.js';
@@ -170,7 +171,8 @@ export async function runRepro(o: ReproOptions): Promise<ReproRun> {
     }
 
     // 4. RQ2 over seeds: the agent pipeline per seed, GRPO in each world model and in the real engine.
-    const rq2 = await runRq2(runner, c, tok, { bd3: trained.bd3, ar: trained.ar }, log);
+    const init = c.policy.init ? await loadInitialPolicy(c.policy.init, (l) => log(`[policy] ${l}`)) : undefined;
+    const rq2 = await runRq2(runner, c, tok, { bd3: trained.bd3, ar: trained.ar }, log, init);
 
     // 5. Results and the report (always rewritten: cheap, and it lists which stages were cached).
     const results: ReproResults = {

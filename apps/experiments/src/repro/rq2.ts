@@ -9,6 +9,7 @@ import { wilsonInterval } from '@diffworld/env-core';
 import type { AgentEvaluation } from '@diffworld/eval';
 import type { ExperimentConfig } from '../config/schema.js';
 import { agentPipeline } from '../grpo-train.js';
+import type { InitialPolicy } from '../policy-init.js';
 import { ExperimentContext } from '../stages/context.js';
 import type { StageOutcome, StageRunner } from '../stages/runner.js';
 import type { TokenizerArtefact } from '../stages/tokenizer.js';
@@ -54,6 +55,7 @@ export async function runRq2(
   tok: TokenizerArtefact,
   worldModels: Record<'bd3' | 'ar', StageOutcome<TrainResult>>,
   log: (l: string) => void,
+  init?: InitialPolicy,
 ): Promise<Rq2Result> {
   const perSeed: Record<string, { wins: number; episodes: number }[]> = {};
   const add = (policy: string, ev: AgentEvaluation) => (perSeed[policy] ??= []).push({ wins: ev.summary.overall.wins, episodes: ev.summary.overall.episodes });
@@ -64,7 +66,7 @@ export async function runRq2(
     try {
       for (const obj of ['bd3', 'ar'] as const) {
         log(`[rq2] seed ${seed}, GRPO in the ${obj} world model`);
-        const r = await agentPipeline(ctx, tok, worldModelArtefact(ctx, tok, worldModels[obj]));
+        const r = await agentPipeline(ctx, tok, worldModelArtefact(ctx, tok, worldModels[obj]), init);
         const ev = Object.fromEntries(r.evaluations.map((e) => [e.label, e.evaluation()]));
         if (obj === 'bd3') {
           add('base', ev['base']!);

@@ -9,6 +9,7 @@ import { ChatTurnCodec, type Episode, PolicyScorer, SftTrainer, demonstration, l
 import { type ModelConfig, checkpointDirName, constant, initialWeights, latestCheckpoint, parseHfConfig, pruneCheckpoints } from '@diffworld/mdlm-core';
 import { type ExperimentContext, fmt } from './context.js';
 import { type StageOutcome, artefact } from './runner.js';
+import type { InitialPolicy } from '../policy-init.js';
 import type { TokenizerArtefact } from './tokenizer.js';
 
 export type Params = Record<string, Float32Array>;
@@ -18,19 +19,26 @@ export interface PolicySetup {
   model: ModelConfig;
   codec: ChatTurnCodec;
   tokenizerJson: string;
+  /** The pretrained checkpoint the policy starts from (policy.init), if any. */
+  init?: InitialPolicy;
   /** The scorer of evaluations and rollouts without a KV cache (built once per setup). */
   scorer(): Promise<PolicyScorer>;
 }
 
-export function policySetup(ctx: ExperimentContext, tok: TokenizerArtefact): PolicySetup {
+/**
+ * The policy's architecture and codec: a fresh `policy.model` on the run's tokenizer, or a pretrained
+ * checkpoint (`init`, from policy.init) with its own config and tokenizer.
+ */
+export function policySetup(ctx: ExperimentContext, tok: TokenizerArtefact, init?: InitialPolicy): PolicySetup {
   const c = ctx.config;
-  const model = parseHfConfig({ ...c.policy.model, vocab_size: tok.tok.vocabSize }, 'policy.model');
+  const model = init ? init.model : parseHfConfig({ ...c.policy.model, vocab_size: tok.tok.vocabSize }, 'policy.model');
   let scorer: Promise<PolicyScorer> | undefined;
   ctx.onRelease(() => (scorer = undefined));
   return {
     model,
-    codec: new ChatTurnCodec(tok.tok, { system: ctx.suite.agent.system() }),
-    tokenizerJson: tok.json,
+    codec: new ChatTurnCodec(init ? init.tokenizer : tok.tok, { system: ctx.suite.agent.system() }),
+    tokenizerJson: init ? init.tokenizerJson : tok.json,
+    ...(init ? { init } : {}),
     scorer: () => (scorer ??= PolicyScorer.create(model, { batch: c.grpo.microBatch, seqLen: c.rollout.maxSeqLen, temperature: 1, ...ctx.providerOption })),
   };
 }
@@ -47,9 +55,11 @@ const policyOf = (label: string, dir: string, s: StageOutcome<unknown>): PolicyA
 
 export async function basePolicyStage(ctx: ExperimentContext, setup: PolicySetup, tok: TokenizerArtefact): Promise<PolicyArtefact> {
   const c = ctx.config;
-  const s = await ctx.runner.run('policy-base', { model: c.policy.model, seed: c.policy.seed, tokenizer: tok.ref }, async (dir) => {
-    await savePolicy(join(dir, 'policy'), setup.model, setup.tokenizerJson, initialWeights(setup.model, c.policy.seed));
-    return { parameters: Object.values(initialWeights(setup.model, c.policy.seed)).reduce((a, w) => a + w.length, 0) };
+  const from = setup.init ? { init: c.policy.init, dir: setup.init.dir } : { model: c.policy.model, seed: c.policy.seed, tokenizer: tok.ref };
+  const s = await ctx.runner.run('policy-base', from, async (dir) => {
+    const weights = setup.init ? setup.init.params : initialWeights(setup.model, c.policy.seed);
+    await savePolicy(join(dir, 'policy'), setup.model, setup.tokenizerJson, weights);
+    return { parameters: Object.values(weights).reduce((a, w) => a + w.length, 0), from: setup.init ? setup.init.dir : 'random' };
   });
   return policyOf('base', join(s.dir, 'policy'), s);
 }
