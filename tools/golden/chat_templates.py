@@ -25,7 +25,10 @@ import sys
 import tokenizers
 import transformers
 from tokenizers import Regex, Tokenizer, models, pre_tokenizers
-from transformers import PreTrainedTokenizerFast
+try:
+    from transformers import PreTrainedTokenizerFast
+except ImportError:  # transformers 5 names the tokenizers-backed class TokenizersBackend
+    from transformers import TokenizersBackend as PreTrainedTokenizerFast
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DATA = os.path.join(ROOT, "test-data", "chat-templates")

@@ -150,7 +150,8 @@ def llama3():
     pre = pre_tokenizers.Sequence([pre_tokenizers.Split(Regex(LLAMA3_SPLIT), behavior="isolated", invert=False), pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)])
     vocab, merges = train_bpe(pre, None, [], 900, alphabet=pre_tokenizers.ByteLevel.alphabet())
     # A whole word in the vocabulary that no merge builds: only ignore_merges yields it as one token.
-    vocab["\u0120zebra"] = max(vocab.values()) + 1
+    if "\u0120zebra" not in vocab:
+        vocab["\u0120zebra"] = max(vocab.values()) + 1
     specials = ["<|begin_of_text|>", "<|end_of_text|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>", "<|reserved_special_token_0|>"]
     added_tokens = append_tokens(vocab, specials)
     bos_id = added_tokens[0]["id"]
