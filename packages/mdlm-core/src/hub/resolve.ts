@@ -5,7 +5,6 @@
 // revision is used without asking the Hub (as transformers does).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { listFiles, modelInfo } from '@huggingface/hub';
 import { RepoCache } from './cache.js';
 import { type DownloadProgress, type RemoteFile, downloadBlob } from './download.js';
 import { HubError } from './errors.js';
@@ -126,6 +125,8 @@ function shardsOf(indexPath: string, label: string): string[] {
 }
 
 async function fetchSnapshot(ref: HubModelRef, label: string, cache: RepoCache, settings: HubSettings, opts: ResolveModelOptions): Promise<ResolvedModel> {
+  // Loaded here, not at import: it takes ~0.4 s, and local or offline models never need it.
+  const { listFiles, modelInfo } = await import('@huggingface/hub');
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const api = { hubUrl: settings.endpoint, fetch: hubFetch(label, timeoutMs), ...(settings.token ? { accessToken: settings.token } : {}) };
   const info = await modelInfo({ ...api, name: ref.repoId, revision: ref.revision, additionalFields: ['sha'] });
