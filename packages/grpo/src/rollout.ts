@@ -162,8 +162,10 @@ async function finishTurn(ep: Episode, env: TextEnv, turn: readonly number[], co
   ep.reward += r.reward;
   ep.score = r.info.score;
   ep.won = ep.won || r.info.won;
-  if (r.done) return false;
+  // The reply goes into the conversation before the episode can end: the final observation is
+  // where a win shows, and the suite's reward reads the conversation.
   ep.messages.push({ role: 'user', content: r.observation.text });
+  if (r.done) return false;
   const obsIds = codec.encodeObservation(r.observation);
   // Room for the observation and at least one policy token, else the window truncates the episode.
   if (ep.turns >= limits.maxTurns || ep.ids.length + obsIds.length + 1 > limits.maxSeqLen) {
