@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { drawHouse } from './house.js';
 import { changeOfStateCups } from './tasks/task-draws.js';
-import { decodeLastFastest } from './tasks/builders.js';
+import { decodeLastFastest } from './tasks/variation.js';
 
 describe('drawHouse', () => {
   it('variation 23: bathroom start, finger paintings, a three-book shelf in the bedroom', () => {

@@ -3,7 +3,7 @@
 // sequence thermometer → substance → the box the melting point picks, any other focus failing.
 import { describe, expect, it } from 'vitest';
 import { loadTask } from './setup.js';
-import { subsampleWithinSplits } from './builders.js';
+import { subsampleWithinSplits } from './measurement.js';
 import { TASKS } from './catalog.js';
 
 /** The kitchen's look-around in a fresh episode (the task's objects are all in the kitchen). */

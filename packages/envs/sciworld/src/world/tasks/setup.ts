@@ -4,7 +4,8 @@ import { baseWorld } from '../layout.js';
 import { drawHouse } from '../house.js';
 import { World } from '../../engine/world.js';
 import { Game, NO_SIMPLIFICATIONS, type Simplifications } from '../../engine/game.js';
-import { BUILDERS, type VariationBuild } from './builders.js';
+import { BUILDERS } from './builders.js';
+import type { VariationBuild } from './variation.js';
 import { taskInfo } from './catalog.js';
 
 export type SimplificationPreset = 'easy' | 'none' | Partial<Simplifications>;
