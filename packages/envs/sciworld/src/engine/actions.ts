@@ -1,7 +1,7 @@
 // What each action does to the world and what it says. One function per action id, chosen from a
 // table; the rules read kind flags (movable, openable, holds, heats…) and never name a kind.
 import { TEXT } from '../world/text.js';
-import { RECIPES, WAIT_TICKS, type ActionId } from '../world/grammar.js';
+import { BROWN_PAINT, PAINTS, RECIPES, WAIT_TICKS, type ActionId, type Ingredient, type Recipe } from '../world/grammar.js';
 import { World, NONE, type Obj } from './world.js';
 import type { Command } from './parser.js';
 import { hasTemperature } from './physics.js';
@@ -31,48 +31,74 @@ function isLiquidOrGas(w: World, o: Obj): boolean {
   return w.kind(o).category === 'substance' && !o.combusted && (o.state === 'liquid' || o.state === 'gas');
 }
 
-function canHold(w: World, o: Obj): boolean {
+/** Whether ScienceWorld gives the thing container properties (cups, furniture, appliances, rooms; the agent carries an inventory). */
+function isContainer(w: World, o: Obj): boolean {
   const k = w.kind(o);
   return k.holds !== undefined || k.category === 'room' || o.kind === 'agent';
 }
 
-function moveInto(ctx: ActionContext, thing: Obj, target: Obj, toInventory: boolean): ActionResult {
+/** The name a destination goes by in messages: the agent's things go to its "inventory". */
+const placeName = (w: World, o: Obj) => (o.kind === 'agent' ? 'inventory' : w.name(o));
+
+/**
+ * ScienceWorld's ActionMoveObject (move, and pick up / put down, which it runs with the inventory
+ * or the agent's room as the destination): no check that the thing is already there, so moving a
+ * thing where it is, or picking up what is carried, moves it again and says so.
+ */
+function moveInto(ctx: ActionContext, thing: Obj, target: Obj): ActionResult {
   const { w } = ctx;
   const name = w.name(thing);
-  const k = w.kind(thing);
-  if (!k.movable || thing.id === w.agent) return fail(TEXT.notMovable(name));
+  if (w.kind(thing).anchored) return fail(TEXT.notMovable(name));
   if (thing.id === target.id) return fail(TEXT.intoItself('move'));
-  if (isLiquidOrGas(w, thing)) return fail(TEXT.liquid);
-  if (w.isInside(target.id, thing.id)) return fail(TEXT.cantMoveInto(name, w.name(target)));
-  if (!canHold(w, target)) return fail(TEXT.cantBeMovedThere);
+  if (w.kind(thing).category === 'substance' && !thing.combusted) {
+    if (thing.state === 'liquid') return fail(TEXT.liquid);
+    if (thing.state === 'gas') return fail(TEXT.gas);
+  }
+  if (!isContainer(w, target)) return fail(TEXT.cantBeMovedThere);
   if (!w.canSeeInside(target)) return fail(TEXT.notOpenMove(w.name(target)));
-  if (thing.parent === target.id) return fail(TEXT.alreadyThere(name, toInventory ? 'inventory' : w.name(target)));
+  // (ScienceWorld does not refuse a move into one's own contents; the thing then holds its holder.)
+  if (w.isInside(target.id, thing.id)) return fail(TEXT.cantMoveInto(name, w.name(target)));
   w.moveTo(thing.id, target.id);
   // A wired thing that moves is unwired first, as ScienceWorld says it.
   const unwired = unwire(w, thing) ? TEXT.disconnecting(name) : '';
-  return ok(unwired + (toInventory ? TEXT.pickUp(name) : TEXT.moveTo(name, target.kind === 'agent' ? 'inventory' : w.name(target))));
+  return ok(unwired + TEXT.moveTo(name, placeName(w, target)));
 }
 
+/** ScienceWorld's ActionPourObject: a container's movable contents, or a liquid out of its movable container. */
 function pour(ctx: ActionContext, from: Obj, to: Obj): ActionResult {
   const { w } = ctx;
-  if (from.id === to.id) return fail(TEXT.intoItself('move'));
-  // Pouring a thing (not a container's contents) needs it to sit in something movable, as in ScienceWorld.
-  if (w.kind(from).holds !== 'containing' && from.parent !== NONE) {
+  const name = w.name(from);
+  const pouringOut = w.kind(from).holds !== undefined;
+  if (w.kind(from).anchored) return fail(TEXT.notMovable(name));
+  if (!pouringOut) {
+    if (from.parent === NONE) return fail(TEXT.notInContainer(name));
     const holder = w.get(from.parent);
-    if (holder.kind === 'agent' || !w.kind(holder).movable) return fail(TEXT.holderNotMovable(holder.kind === 'agent' ? 'inventory' : w.name(holder), w.name(from)));
+    if (w.kind(holder).anchored || w.kind(holder).category === 'room') return fail(TEXT.holderNotMovable(placeName(w, holder), name));
   }
-  if (!canHold(w, to) || w.kind(to).category === 'room') return fail(TEXT.cantMoveInto(w.name(from), w.name(to)));
+  if (pouringOut && !w.canSeeInside(from)) return fail(TEXT.cantPourClosed(name));
+  if (!pouringOut) {
+    // Things other than substances are solid by their material (a glass thermometer, a steel fork).
+    const state = w.kind(from).category === 'substance' ? (from.combusted ? 'solid' : from.state) : from.material || w.kind(from).material ? 'solid' : undefined;
+    if (state === 'solid') return fail(TEXT.pourSolid);
+    if (state === 'gas') return fail(TEXT.pourGas);
+  }
+  if (!isContainer(w, to)) return fail(TEXT.pourNotContainer);
   if (!w.canSeeInside(to)) return fail(TEXT.notOpenMove(w.name(to)));
-  if (from.id === to.id || w.isInside(to.id, from.id)) return fail(TEXT.cantMoveInto(w.name(from), w.name(to)));
-  if (w.kind(from).category === 'substance') {
-    if (from.parent === to.id) return fail(TEXT.alreadyThere(w.name(from), w.name(to)));
-    w.moveTo(from.id, to.id);
-    return ok(TEXT.pourSubstance(w.name(from), w.name(to)));
+  if (from.id === to.id) return fail(TEXT.intoItself('move'));
+  if (w.isInside(to.id, from.id)) return fail(TEXT.cantMoveInto(name, w.name(to)));
+  let unwired = '';
+  if (pouringOut) {
+    // Every movable thing inside goes (an empty container pours nothing, and says it poured).
+    for (const c of [...from.contents].map((id) => w.get(id))) {
+      if (c.terminal || w.kind(c).anchored) continue;
+      w.moveTo(c.id, to.id);
+      if (unwire(w, c)) unwired += `${TEXT.disconnecting(w.name(c))}\n`;
+    }
+    return ok(unwired + TEXT.pourInto(name, placeName(w, to)));
   }
-  if (w.kind(from).holds !== 'containing') return fail(TEXT.cantPour(w.name(from)));
-  if (from.contents.length === 0) return fail(TEXT.pourEmpty(w.name(from)));
-  for (const c of [...from.contents]) w.moveTo(c, to.id);
-  return ok(TEXT.pourInto(w.name(from), w.name(to)));
+  w.moveTo(from.id, to.id);
+  if (unwire(w, from)) unwired = `${TEXT.disconnecting(name)}\n`;
+  return ok(unwired + TEXT.pourSubstance(name, placeName(w, to)));
 }
 
 function go(ctx: ActionContext, target: Obj): ActionResult {
@@ -93,16 +119,35 @@ function go(ctx: ActionContext, target: Obj): ActionResult {
   return ok(TEXT.moveRoom(w.name(w.get(dest))));
 }
 
+/** ScienceWorld's Chemistry.getSubstance: the first thing in the container with the name (in the state, if one is asked), or of that material in the state. */
+function findIngredient(w: World, inside: readonly Obj[], ing: Ingredient): Obj | undefined {
+  return inside.find((o) => (w.name(o) === ing.name || (ing.state !== undefined && o.material === ing.name)) && (ing.state === undefined || o.state === ing.state));
+}
+
+/** ScienceWorld's Chemistry.mixContainer (see RECIPES): only an exact count of things mixes. */
 function mix(ctx: ActionContext, c: Obj): ActionResult {
   const { w } = ctx;
   const inside = c.contents.map((id) => w.get(id)).filter((o) => !o.terminal);
   if (inside.length === 0) return fail(TEXT.mixEmpty);
   if (inside.length === 1) return fail(TEXT.mixOne(inside[0]!.shown ?? w.name(inside[0]!)));
-  const names = [...new Set(inside.map((o) => w.name(o)))].sort();
-  const recipe = RECIPES.find((r) => r.inputs.length === names.length && r.inputs.every((n, i) => n === names[i]));
+  let recipe: Recipe | undefined;
+  let used: Obj[] = [];
+  for (const r of inside.length === 2 || inside.length === 3 ? RECIPES[inside.length] : []) {
+    const found = r.inputs.map((ing) => findIngredient(w, inside, ing));
+    if (found.every((f) => f !== undefined)) {
+      recipe = r;
+      used = found as Obj[];
+      break;
+    }
+  }
+  if (!recipe && inside.length <= 4) {
+    // Any two to four different paints (each colour counted once, all of the container's things).
+    const paints = PAINTS.map((p) => findIngredient(w, inside, { name: p, state: 'liquid' })).filter((o): o is Obj => o !== undefined);
+    if (paints.length === inside.length) (recipe = BROWN_PAINT), (used = paints);
+  }
   if (!recipe) return fail(TEXT.mixNothing(w.name(c)));
-  for (const o of inside) w.remove(o.id);
-  w.create({ kind: 'substance', material: recipe.product.material, name: recipe.product.name }, c.id);
+  for (const o of used) w.remove(o.id);
+  w.create(recipe.product, c.id);
   return ok(recipe.message);
 }
 
@@ -207,21 +252,33 @@ const HANDLERS: Record<ActionId, Handler> = {
     w.remove(o!.id);
     return ok(TEXT.eat(name));
   },
-  'pick up': (ctx, [o]) => moveInto(ctx, o!, ctx.w.get(ctx.w.agent), true),
-  'put down': (ctx, [o]) => {
-    const { w } = ctx;
-    if (o!.parent !== w.agent) return unknown();
-    return moveInto(ctx, o!, w.get(w.agentRoom()), false);
-  },
-  move: (ctx, [o, to]) => moveInto(ctx, o!, to!, to!.kind === 'agent'),
+  'pick up': (ctx, [o]) => moveInto(ctx, o!, ctx.w.get(ctx.w.agent)),
+  // Put down moves the thing to the agent's room, carried or not (ScienceWorld checks only when listing valid actions).
+  'put down': (ctx, [o]) => moveInto(ctx, o!, ctx.w.get(ctx.w.agentRoom())),
+  move: (ctx, [o, to]) => moveInto(ctx, o!, to!),
   pour: (ctx, [a, b]) => pour(ctx, a!, b!),
+  // ScienceWorld's ActionDunkObject: "dunk A in B" moves B's liquids into A.
   dunk: (ctx, [a, b]) => {
     const { w } = ctx;
     if (a === b) return fail(TEXT.intoItself('dunk'));
-    const liquid = b!.contents.map((c) => w.get(c)).find((c) => isLiquidOrGas(w, c));
-    if (w.kind(a!).holds !== 'containing' || !liquid) return fail(TEXT.cantMoveInto(w.name(a!), w.name(b!)));
-    w.moveTo(liquid.id, a!.id);
-    return ok(TEXT.dunk(w.name(a!), w.name(b!)));
+    if (w.kind(a!).anchored) return fail(TEXT.notMovable(w.name(a!)));
+    if (w.kind(a!).holds !== undefined && !w.canSeeInside(a!)) return fail(TEXT.dunkNotOpen(w.name(a!)));
+    if (w.kind(a!).holds === undefined) return fail(TEXT.dunkNotContainer(w.name(a!)));
+    const liquids = b!.contents.map((c) => w.get(c)).filter((c) => isLiquidOrGas(w, c) && c.state === 'liquid');
+    if (liquids.length === 0) return fail(TEXT.dunkNoLiquid(w.name(b!)));
+    let unwired = '';
+    for (const l of liquids) {
+      w.moveTo(l.id, a!.id);
+      if (unwire(w, l)) unwired += TEXT.disconnecting(w.name(l));
+    }
+    return ok(
+      unwired +
+        TEXT.dunk(
+          w.name(a!),
+          w.name(b!),
+          liquids.map((l) => w.name(l)),
+        ),
+    );
   },
   focus: ({ w }, [o]) => ok(TEXT.focus(w.kind(o!).verbatim ? w.name(o!) : (o!.shown ?? w.name(o!))), 1, { focus: o! }),
   'reset task': () => ok(TEXT.resetTask, 0),
@@ -239,7 +296,13 @@ const HANDLERS: Record<ActionId, Handler> = {
     if (!hasTemperature(w, target!)) return ok(TEXT.noTemperature, 1, used);
     return ok(TEXT.thermometer(javaFormatFixed0(target!.temperature)), 1, used);
   },
-  read: ({ w }, [o]) => ok(o!.text ? TEXT.readText(w.name(o!), o!.text) : TEXT.read(w.name(o!)), 1, { read: o! }),
+  // ScienceWorld's ActionRead: documents read out (Recipe.readDocument, Paper's blank page); anything else is refused.
+  read: ({ w }, [o]) => {
+    if (o!.kind === 'recipe' && o!.text !== undefined) return ok(TEXT.readRecipe(o!.text), 1, { read: o! });
+    if (o!.kind === 'paper') return ok(TEXT.blankPaper, 1, { read: o! });
+    if (o!.text !== undefined) return ok(TEXT.readText(w.name(o!), o!.text), 1, { read: o! });
+    return fail(TEXT.notReadable);
+  },
   flush: ({ w }, [o]) => {
     if (o!.kind !== 'toilet') return fail(TEXT.notFlushable(w.name(o!)));
     return ok(TEXT.flush(w.name(o!)));

@@ -1,6 +1,8 @@
 // Electrical circuits: terminals are nodes, wires/switches/conductive objects and loads are edges
-// between their two terminals, links are edges. A load is powered when some path runs from a
-// source's anode to its cathode through that load (either orientation; qualitative, as the reference).
+// between their two terminals, links are edges. A load is powered when a source that is on reaches
+// the load's cathode from its anode and the load's anode reaches the source's cathode (ScienceWorld's
+// PolarizedElectricalComponent: the anode must lead to ground, the cathode to voltage), qualitatively.
+import { NONE } from './world.js';
 import { material } from '../world/materials.js';
 import { World, type Obj } from './world.js';
 
@@ -16,15 +18,39 @@ function conducts(w: World, o: Obj): boolean {
   return o.material ? material(o.material).conductive : false;
 }
 
+/**
+ * Whether a source drives current now: a battery always, an activatable generator while on, an
+ * outdoor one (solar panel, wind generator) while outside — which also switches it on or off, as
+ * ScienceWorld's tick does (listings say "which is on").
+ */
+function drives(w: World, src: Obj): boolean {
+  const k = w.kind(src);
+  if (k.electrical?.outdoors) {
+    src.isOn = outdoors(w, src);
+    return src.isOn;
+  }
+  return k.activatable ? src.isOn : true;
+}
+
+/** In the outside room, directly or through open containers. */
+function outdoors(w: World, o: Obj): boolean {
+  for (let p = o.parent; p !== NONE; p = w.get(p).parent) {
+    const c = w.get(p);
+    if (w.kind(c).category === 'room') return w.name(c) === 'outside';
+    if (!w.canSeeInside(c) || c.kind === 'agent') return false;
+  }
+  return false;
+}
+
 export function solveCircuit(w: World): void {
   const components = w.components.filter((o) => !o.removed);
   const loads = components.filter((o) => w.kind(o).electrical?.role === 'load');
+  const sources = components.filter((o) => w.kind(o).electrical?.role === 'source' && drives(w, o));
   const wired = components.some((c) => terminalsOf(w, c).some((t) => t.links.length > 0));
   if (!wired) {
     for (const l of loads) (l.isOn = false), (l.poweredBy = -1);
     return;
   }
-  const sources = components.filter((o) => w.kind(o).electrical?.role === 'source');
   // Adjacency over terminal ids; `skip` removes one component's internal edge.
   const neighbours = (t: Obj, skip: Obj | undefined): number[] => {
     const out = [...t.links];
@@ -49,7 +75,8 @@ export function solveCircuit(w: World): void {
     const source = sources.find((src) => {
       const [anode, cathode] = terminalsOf(w, src);
       if (!t1 || !t2 || !anode || !cathode) return false;
-      return (reach(anode, t1, load) && reach(t2, cathode, load)) || (reach(anode, t2, load) && reach(t1, cathode, load));
+      // t1 is the load's anode, t2 its cathode.
+      return reach(anode, t2, load) && reach(t1, cathode, load);
     });
     load.isOn = source !== undefined;
     load.poweredBy = source ? source.id : -1;

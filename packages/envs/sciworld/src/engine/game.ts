@@ -39,12 +39,17 @@ export interface GameStep {
   done: boolean;
   /** The input parsed into an action (or an ambiguity choice) that applied. */
   valid: boolean;
+  /** World ticks so far (ScienceWorld's getNumMoves counts iterations of the world, not inputs). */
   moves: number;
 }
 
 export interface GameOptions {
   simplifications: Simplifications;
-  /** ScienceWorld's envStepLimit: the episode ends when moves exceed it. */
+  /**
+   * ScienceWorld's envStepLimit: the episode ends once its move count exceeds it, and that count is
+   * the world's ticks (AgentInterface.curIter, one per universe tick), so `wait` uses 11 of them and
+   * `look around`, `inventory`, parse failures and ambiguity prompts none.
+   */
   stepLimit: number;
 }
 
@@ -53,6 +58,7 @@ const collapse = (s: string) => s.replace(/ +/g, ' ');
 export class Game {
   readonly w: World;
   readonly goals: GoalTracker;
+  /** World ticks so far (see GameOptions.stepLimit). */
   moves = 0;
   private lastScore = 0;
   private pending: Command[] | undefined;
@@ -84,7 +90,6 @@ export class Game {
   step(input: string): GameStep {
     // Like ScienceWorld, the world keeps answering after the episode ends (won, failed or out of
     // steps); the score stays where it ended and `done` stays true.
-    this.moves++;
     const { text, valid } = this.respond(input);
     const score = this.score();
     const reward = score - this.lastScore;
@@ -150,10 +155,12 @@ export class Game {
       if (i > 0 && every) this.checkGoals({});
       this.tickOnce();
     }
-    return { text: result.text, valid: !result.failed };
+    // ScienceWorld trims what the step loop printed (so "I'm not sure how to pour a solid. " loses its space).
+    return { text: result.text.trim(), valid: !result.failed };
   }
 
   private tickOnce(): void {
+    this.moves++;
     tick(this.w, { selfWateringFlowerPots: this.opts.simplifications.selfWateringFlowerPots });
     ageAnimals(this.w);
     this.checkGoals({});

@@ -150,6 +150,8 @@ describe('chemistry tasks optional goals', () => {
       ['read recipe', 17, '010001'],
       ['open cupboard', 17, '010001'],
       ['pick up metal pot', 17, '010001'],
+      // the kitchen's glass jar is closed, as ScienceWorld's GlassJar is created
+      ['open glass jar', 17, '010001'],
       ['move sodium chloride to metal pot', 17, '010001'],
       ['move metal pot to sink', 17, '010001'],
       // water runs in: near it, and salt and water alone in the pot

@@ -1,38 +1,15 @@
 // Input → candidate commands. Objects are named by referents (lower-cased names, container-qualified
 // "X in Y", "Y containing X", "<component> <terminal>"); several matches make an ambiguity prompt.
 import { GRAMMAR, type ActionTemplate } from '../world/grammar.js';
-import { TEXT } from '../world/text.js';
 import { World, NONE, type Obj } from './world.js';
+import { normalize, wordCount, type ReferentIndex } from './referents.js';
+
+export { normalize, referents, ReferentIndex } from './referents.js';
 
 export interface Command {
   template: ActionTemplate;
   objs: Obj[];
 }
-
-const STOP = new Set(['a', 'an', 'the']);
-
-export function normalize(input: string): string {
-  // Every step normalises the referents of every visible thing, and those are mostly the same few
-  // hundred strings; the memo turns that into a map lookup. Long inputs (agent text) are not kept.
-  const hit = normalized.get(input);
-  if (hit !== undefined) return hit;
-  const out = input
-    .toLowerCase()
-    .replace(/[^a-z0-9'\- ]+/g, ' ')
-    .split(/\s+/)
-    .filter((w) => w && !STOP.has(w))
-    .join(' ');
-  if (input.length <= MEMO_MAX_LENGTH) {
-    if (normalized.size >= MEMO_MAX_ENTRIES) normalized.clear();
-    normalized.set(input, out);
-  }
-  return out;
-}
-
-/** normalize's memo, bounded in entries and in key length so that arbitrary input cannot grow it. */
-const normalized = new Map<string, string>();
-const MEMO_MAX_ENTRIES = 20_000;
-const MEMO_MAX_LENGTH = 200;
 
 /** Objects the agent can refer to: room contents seen through open containers, inventory, doors. */
 export function visibleObjects(w: World, includeRooms: boolean): Obj[] {
@@ -42,6 +19,8 @@ export function visibleObjects(w: World, includeRooms: boolean): Obj[] {
       const child = w.get(c);
       out.push(child);
       if (w.canSeeInside(child)) walk(child);
+      // A thing's terminals are reachable whether or not it is open (ScienceWorld adds them with the thing).
+      else for (const t of child.contents) if (w.get(t).terminal) out.push(w.get(t));
     }
   };
   const room = w.get(w.agentRoom());
@@ -50,82 +29,6 @@ export function visibleObjects(w: World, includeRooms: boolean): Obj[] {
   out.push(...w.doorsOf(room.id));
   if (includeRooms) for (const id of w.roomIds.values()) if (id !== room.id) out.push(w.get(id));
   return out;
-}
-
-/** All referents of one object (normalised). */
-export function referents(w: World, o: Obj, room: number): string[] {
-  const name = w.name(o);
-  const refs = [name];
-  if (o.rooms) {
-    const other = w.name(w.get(w.otherSide(o, room)));
-    return [`door to ${other}`, `${other} door`].map(normalize);
-  }
-  if (o.terminal) {
-    const parent = w.name(w.get(o.parent));
-    return [`${parent} ${o.terminal}`, `${o.terminal} in ${parent}`, `${o.terminal} on ${parent}`].map(normalize);
-  }
-  if (o.kind === 'agent') refs.push('agent', 'self');
-  // Animals also answer to their kind ("bee" for "bee 2", ScienceWorld's numbered bees).
-  if (o.kind === 'animal' && o.species !== undefined) refs.push(o.species);
-  // A recipe also answers to its title ("instructions to make sodium acetate").
-  if (o.kind === 'recipe' && o.shown !== undefined) refs.push(o.shown.replace(/^A recipe titled /, ''));
-  // Inclined planes also answer to "plane" and "plane H" (ScienceWorld's referents).
-  if (w.kind(o).incline) refs.push('plane', (o.shown ?? name).replace(/^inclined plane/, 'plane'));
-  // A grown plant also answers to its description: "apple tree in the seedling stage", "dead apple tree".
-  if (o.kind === 'plant' && o.stage > 0) refs.push(o.stage === TEXT.stageNames.indexOf('dead') ? `dead ${name}` : `${name} in the ${TEXT.stageNames[o.stage]} stage`);
-  // A plant that looks unwell also answers to "sick apple tree", "sick apple tree in the seedling stage".
-  if (o.kind === 'plant' && o.sickly) refs.push(...refs.map((r) => `sick ${r}`));
-  // A living thing shown at a life stage ("giant tortoise egg") also answers to that name.
-  if (o.shown !== undefined && !w.kind(o).verbatim) refs.push(normalize(o.shown));
-  // Substances also answer to their material's name ("chocolate" for solid chocolate, "water" for ice).
-  if (o.material && w.kind(o).category === 'substance' && !o.fixedName && !o.combusted) {
-    // ScienceWorld's unknown substances answer to "unknown substance", not to a material name.
-    refs.push(o.material.startsWith('thermal unknown') ? 'unknown substance' : o.material);
-  }
-  if (o.parent !== NONE) {
-    const container = w.get(o.parent);
-    if (!container.rooms && w.kind(container).category !== 'room') {
-      refs.push(`${name} in ${w.name(container)}`);
-      if (container.kind === 'agent') refs.push(`${name} in inventory`);
-    }
-  }
-  if (w.kind(o).holds === 'containing') for (const c of o.contents) refs.push(`${name} containing ${w.name(w.get(c))}`);
-  return refs.map(normalize);
-}
-
-export class ReferentIndex {
-  private readonly map = new Map<string, Obj[]>();
-  /** Words in the longest referent: a longer slot text cannot name an object. */
-  readonly maxWords: number = 0;
-  constructor(
-    readonly w: World,
-    objs: Obj[],
-  ) {
-    const room = w.agentRoom();
-    for (const o of objs) {
-      for (const r of referents(w, o, room)) {
-        const list = this.map.get(r);
-        if (list === undefined) {
-          this.map.set(r, [o]);
-          this.maxWords = Math.max(this.maxWords, wordCount(r));
-        } else if (list[list.length - 1] !== o) list.push(o); // an object's repeated referent counts once
-      }
-    }
-  }
-  lookup(text: string): Obj[] {
-    return this.map.get(normalize(text)) ?? [];
-  }
-  keys(): string[] {
-    return [...this.map.keys()];
-  }
-}
-
-/** Words of normalised text (normalised text is words joined by single spaces). */
-function wordCount(normalized: string): number {
-  if (normalized === '') return 0;
-  let n = 1;
-  for (let i = normalized.indexOf(' '); i >= 0; i = normalized.indexOf(' ', i + 1)) n++;
-  return n;
 }
 
 interface CompiledPattern {

@@ -172,9 +172,10 @@ describe('physics', () => {
     ]);
     const t = (name: string, i: number) => w.get(byName(w, name)!.contents[i]!);
     const link = (a: ReturnType<typeof t>, b: ReturnType<typeof t>) => (a.links.push(b.id), b.links.push(a.id));
+    // The battery's anode (terminal 0) to the bulb's cathode (1), the bulb's anode (0) on to the battery's cathode.
     link(t('battery', 0), t('a wire', 0));
-    link(t('a wire', 1), t('red light bulb', 0));
-    link(t('red light bulb', 1), t('b wire', 0));
+    link(t('a wire', 1), t('red light bulb', 1));
+    link(t('red light bulb', 0), t('b wire', 0));
     run(w, 1);
     expect(byName(w, 'red light bulb')!.isOn).toBe(false);
     link(t('b wire', 1), t('battery', 1));

@@ -327,7 +327,13 @@ function pollinate(w: World): void {
  * (g = 0.1 as a Java float), liquids straight to the bottom, gases back to the top.
  */
 function slideAndTime(w: World): void {
-  for (const o of w.select('timers', isTimer)) if (!o.removed && o.parent !== NONE && o.isOn) o.counter++;
+  // ScienceWorld's StopWatch: a running count restarts from 0 while it is off, and the time shown
+  // (`counter`) is the running count's last value, so a second run starts again at 1.
+  for (const o of w.select('timers', isTimer)) {
+    if (o.removed || o.parent === NONE) continue;
+    if (o.isOn) o.counter = ++o.timerRun;
+    else o.timerRun = 0;
+  }
   for (const plane of w.select('inclines', isIncline)) {
     if (plane.removed) continue;
     for (const id of plane.contents) {

@@ -72,7 +72,8 @@ describe('action feedback', () => {
     [17, 'No known action matches that input.'],
     [18, "It's not clear how to get there from here."],
     [19, "Unknown action.  Type 'help' for a list of actions, and 'objects' for a list of possible object referents. "],
-    [20, 'The sink is not movable.'],
+    // (ref: ActionMoveObject.isValidAction spells it "moveable")
+    [20, 'The sink is not moveable.'],
     [21, 'the thermometer measures a temperature of 10 degrees celsius'],
   ])('step %i says %j', (i, text) => {
     expect(texts[i]).toBe(text);
@@ -177,7 +178,11 @@ describe('electrical actions', () => {
     expect(game.step(`connect ${name} to battery anode`).observation).toBe('Connections must specify specific points of contact on unpolarized electrical components (e.g. terminal 1, terminal 2)');
     expect(game.step(`connect battery anode to ${name} terminal 1`).observation).toBe(`anode on battery is now connected to terminal 1 on ${name}`);
     expect(game.step(`connect battery anode to ${name} terminal 2`).observation).toBe('anode on battery is already connected, and must be disconnected before it can be connected to something else');
-    expect(game.step(`look at ${name}`).observation).toBe(`a ${name}\n\tits terminal 1 is connected to: battery anode\n\tits terminal 2 is connected to: nothing`);
+    // ScienceWorld's UnpolarizedElectricalComponent.getDescription (MODE_DETAILED) has no separator after the name;
+    // a connection is the other terminal's cursory description (Terminal.getDescription: "a anode on battery").
+    expect(game.step(`look at ${name}`).observation).toBe(`a ${name}its terminal 1 is connected to: a anode on battery. its terminal 2 is connected to: nothing.`);
+    // Generator.getDescription (the battery does not say on/off) and the polarized terminals.
+    expect(game.step('look at battery').observation).toBe(`a battery. its anode is connected to: a terminal 1 on ${name}. its cathode is connected to: nothing.`);
     expect(game.step(`disconnect ${name}`).observation).toBe(`${name} has been disconnected`);
   });
   it('electrical actions are absent under easy for non-electrical tasks', () => {
@@ -226,13 +231,17 @@ describe('renewable vs nonrenewable power', () => {
     const term = (o: typeof part, i: number) => w.terminalLabel(w.get(o.contents.filter((c) => w.get(c).terminal)[i]!));
     game.step('teleport to workshop');
     game.step(`focus on ${w.name(part)}`);
+    // As ScienceWorld's gold path wires it: the source's anode to the part's cathode, the part's anode to the source's cathode.
     for (const cmd of [
       `connect ${term(wrong, 0)} to ${term(wires[0]!, 0)}`,
-      `connect ${term(wires[0]!, 1)} to ${term(part, 0)}`,
-      `connect ${term(part, 1)} to ${term(wires[1]!, 0)}`,
+      `connect ${term(wires[0]!, 1)} to ${term(part, 1)}`,
+      `connect ${term(part, 0)} to ${term(wires[1]!, 0)}`,
       `connect ${term(wires[1]!, 1)} to ${term(wrong, 1)}`,
     ])
       expect(game.step(cmd).observation).toMatch(/is now connected to/);
+    // A gas generator is created off (ScienceWorld's GasGenerator: IsActivableDeviceOff) and powers nothing until activated.
+    expect(part.isOn).toBe(false);
+    expect(game.step('activate gas generator').observation).toBe('The gas generator is now activated.');
     expect(part.isOn).toBe(true);
     expect(game.score()).toBe(-100);
     expect(game.done).toBe(true);

@@ -29,17 +29,6 @@ describe('unknown inputs take no time', () => {
     expect(temperatures(game)).toEqual(before);
   });
 
-  it('put down of a thing not in the inventory does not tick', () => {
-    const game = heatingKitchen();
-    const notHeld = game
-      .validActions()
-      .find((a) => a.startsWith('pick up '))!
-      .slice('pick up '.length);
-    const before = temperatures(game);
-    expect(game.step(`put down ${notHeld}`)).toMatchObject({ observation: TEXT.unknownAction, valid: false });
-    expect(temperatures(game)).toEqual(before);
-  });
-
   it('connect and disconnect without electrical actions (the easy preset) do not tick', () => {
     const game = heatingKitchen();
     const [a, b] = game

@@ -53,8 +53,10 @@ export interface Obj {
   stress?: { dry: number; soilless: number; outOfBounds: number };
   /** Growing plants that look unwell ("(that looks unwell)", also called "sick …"). */
   sickly?: boolean;
-  /** Ticks counted: stopwatch time while on; for a block, ticks spent on its current incline. */
+  /** Ticks counted: the time a stopwatch shows; for a block, ticks spent on its current incline. */
   counter: number;
+  /** A stopwatch's running count (ScienceWorld's stopwatchCurTime), 0 while it is off. */
+  timerRun: number;
   /** Things on an inclined plane: position along it, 1 at the top (where they are put) to 0 at the bottom. */
   planePosition: number;
 }
@@ -118,6 +120,7 @@ export class World {
       removed: false,
       broken: spawn.broken ?? false,
       counter: 0,
+      timerRun: 0,
       planePosition: 1,
     };
     if (spawn.name !== undefined) o.fixedName = spawn.name;
@@ -371,15 +374,23 @@ export class World {
     return `${TEXT.inventory}\n${items.length ? items.join('\n') : '\tnothing'}`;
   }
 
-  /** "look at X": the description plus, for components, their wiring. */
+  /**
+   * "look at X" (ScienceWorld's getDescription in MODE_DETAILED): the description, and for an
+   * electrical component what each terminal is wired to, as its class prints it — including the
+   * wire's missing separator ("a blue wireits terminal 1 is connected to: …").
+   */
   lookAt(o: Obj): string {
-    let text = this.describe(o, false, true);
+    const k = this.kind(o);
+    if (!k.electrical) return this.describe(o, false, true);
     const terms = o.contents.map((c) => this.get(c)).filter((c) => c.terminal);
-    for (const t of terms) {
-      const to = t.links.map((l) => this.terminalLabel(this.get(l)));
-      text += `\n\tits ${t.terminal} is connected to: ${to.length ? to.join(', ') : 'nothing'}`;
-    }
-    return text;
+    const wiring = terms.map((t) => `its ${t.terminal} is connected to: ${t.links.length ? t.links.map((l) => this.terminalDescription(this.get(l))).join(', ') : 'nothing'}. `).join('');
+    if (k.electrical.polarized) return `${this.describe(o)}. ${wiring}`;
+    return `${this.describe(o)}${wiring}`;
+  }
+
+  /** A terminal as listings show it (ScienceWorld's Terminal in MODE_CURSORY_DETAIL): "a anode on battery". */
+  terminalDescription(t: Obj): string {
+    return `a ${t.terminal} on ${this.name(this.get(t.parent))}`;
   }
 
   terminalLabel(t: Obj): string {

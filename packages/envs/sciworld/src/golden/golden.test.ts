@@ -12,7 +12,7 @@ const FLOORS: Record<'descriptions' | 'startRooms' | 'startObservations' | 'room
   rooms: 1086,
   roomsUpToTieOrder: 1200,
   wholeTasks: 17,
-  transcriptSteps: 464,
+  transcriptSteps: 465,
   wholeTranscripts: 24,
   transcriptsWon: 34,
 };

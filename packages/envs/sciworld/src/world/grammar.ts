@@ -81,46 +81,81 @@ export function helpActions(teleport: boolean): string[] {
 /** Ticks each action advances the world (look around and inventory are free). */
 export const WAIT_TICKS = 10;
 
+/** One ingredient as ScienceWorld's Chemistry.getSubstance finds it: by name (in `state` if given), or by material in `state`. */
+export interface Ingredient {
+  name: string;
+  state?: 'solid' | 'liquid';
+}
+
+/** What a mix makes: a substance of `material` (ours), or a paper shown as the real ColoredPaper is. */
+export type MixProduct = { kind: 'substance'; name: string; material: string } | { kind: 'paper'; name: string; shown: string };
+
+export interface Recipe {
+  inputs: readonly Ingredient[];
+  product: MixProduct;
+  message: string;
+}
+
+const liquid = (name: string): Ingredient => ({ name, state: 'liquid' });
+const plain = (name: string): Ingredient => ({ name });
+const made = (name: string, material: string): MixProduct => ({ kind: 'substance', name, material });
+const paper = (colour: string): MixProduct => ({ kind: 'paper', name: `${colour} paper`, shown: `A ${colour} paper` });
+
 /**
- * Mixing recipes (ScienceWorld's Chemistry): the sorted distinct names of a container's contents →
- * the product, with the sentence the real engine answers (its quirks kept: both paper recipes say
- * "blue paint", the sandwiches all say "peanuts").
+ * ScienceWorld's Chemistry.mixContainer, in its order of checks: with exactly two things in the
+ * container the first recipe whose two ingredients are both there wins, with three the three-thing
+ * recipes; the sentences are the real ones, quirks kept (every paper recipe says "blue paint", the
+ * sandwiches "peanuts"). Any two, three or four different paints that no recipe takes make brown
+ * paint (PAINTS, BROWN_PAINT).
  */
-export const RECIPES: ReadonlyArray<{ inputs: readonly string[]; product: { name: string; material: string }; message: string }> = [
-  { inputs: ['blue paint', 'red paint'], product: { name: 'violet paint', material: 'paint' }, message: 'Red and blue paint mix to produce violet paint.' },
-  { inputs: ['blue paint', 'yellow paint'], product: { name: 'green paint', material: 'paint' }, message: 'Blue and yellow paint mix to produce green paint.' },
-  { inputs: ['red paint', 'yellow paint'], product: { name: 'orange paint', material: 'paint' }, message: 'Yellow and red paint mix to produce orange paint.' },
-  { inputs: ['green paint', 'yellow paint'], product: { name: 'yellow-green paint', material: 'paint' }, message: 'Green and yellow paint mix to produce yellow-green paint.' },
-  { inputs: ['blue paint', 'green paint'], product: { name: 'green-blue paint', material: 'paint' }, message: 'Blue and green paint mix to produce blue green paint.' },
-  { inputs: ['blue paint', 'violet paint'], product: { name: 'blue-violet paint', material: 'paint' }, message: 'Blue and violet paint mix to produce blue-violet paint.' },
-  { inputs: ['red paint', 'violet paint'], product: { name: 'violet-red paint', material: 'paint' }, message: 'Violet and red paint mix to produce violet-red paint.' },
-  { inputs: ['orange paint', 'red paint'], product: { name: 'red-orange paint', material: 'paint' }, message: 'Red and orange paint mix to produce red-orange paint.' },
-  { inputs: ['orange paint', 'yellow paint'], product: { name: 'yellow-orange paint', material: 'paint' }, message: 'Yellow and orange paint mix to produce yellow-orange paint.' },
-  { inputs: ['sodium chloride', 'water'], product: { name: 'salt water', material: 'water' }, message: 'Sodium chloride and water mix to produce salt water.' },
-  { inputs: ['soap', 'water'], product: { name: 'soapy water', material: 'water' }, message: 'Soap and water mix to produce soapy water.' },
-  { inputs: ['sugar', 'water'], product: { name: 'sugar water', material: 'water' }, message: 'Sugar and water mix to produce sugar water.' },
-  { inputs: ['flour', 'water'], product: { name: 'dough', material: 'mixture' }, message: 'Flour and water mix to produce dough.' },
-  { inputs: ['chocolate', 'marshmallow'], product: { name: 'smores', material: 'mixture' }, message: 'Chocolate and marshmallow mix to produce smores.' },
-  { inputs: ['iron block', 'water'], product: { name: 'rust', material: 'mixture' }, message: 'Iron block and water mix to produce rust.' },
-  { inputs: ['acetic acid', 'sodium bicarbonate'], product: { name: 'sodium acetate', material: 'sodium acetate' }, message: 'Sodium bicarbonate and acetic acid mix to produce sodium acetate.' },
-  { inputs: ['bread', 'peanut'], product: { name: 'peanut butter sandwich', material: 'mixture' }, message: 'Bread and peanuts mix to produce a peanut butter sandwich.' },
-  { inputs: ['bread', 'jam'], product: { name: 'jam sandwich', material: 'mixture' }, message: 'Bread and peanuts mix to produce a jam sandwich.' },
-  { inputs: ['banana', 'bread'], product: { name: 'banana sandwich', material: 'mixture' }, message: 'Bread and peanuts mix to produce a banana sandwich.' },
-  { inputs: ['blue paint', 'paper'], product: { name: 'blue paper', material: 'mixture' }, message: 'Paper and blue paint mix to produce blue paper.' },
-  { inputs: ['paper', 'red paint'], product: { name: 'red paper', material: 'mixture' }, message: 'Paper and blue paint mix to produce red paper.' },
-  { inputs: ['almond', 'cashew', 'peanut'], product: { name: 'mixed nuts', material: 'mixture' }, message: 'Peanuts, almonds, and cashews mix to produce mixed nuts.' },
-  { inputs: ['apple', 'banana', 'orange'], product: { name: 'fruit salad', material: 'mixture' }, message: 'Apples, oranges, and bananas mix to produce fruit salad.' },
-  {
-    inputs: ['bread', 'jam', 'peanut'],
-    product: { name: 'peanut butter with jam sandwich', material: 'mixture' },
-    message: 'Bread and peanuts and jam mix to produce a peanut butter with jam sandwich.',
-  },
-  {
-    inputs: ['banana', 'bread', 'peanut'],
-    product: { name: 'peanut butter with banana sandwich', material: 'mixture' },
-    message: 'Bread and peanuts and jam mix to produce a peanut butter with banana sandwich.',
-  },
-];
+export const RECIPES: Readonly<Record<2 | 3, readonly Recipe[]>> = {
+  2: [
+    { inputs: [liquid('water'), { name: 'sodium chloride', state: 'solid' }], product: made('salt water', 'water'), message: 'Sodium chloride and water mix to produce salt water.' },
+    { inputs: [liquid('water'), plain('soap')], product: made('soapy water', 'water'), message: 'Soap and water mix to produce soapy water.' },
+    { inputs: [liquid('water'), plain('sugar')], product: made('sugar water', 'water'), message: 'Sugar and water mix to produce sugar water.' },
+    { inputs: [liquid('water'), plain('flour')], product: made('dough', 'food mixture'), message: 'Flour and water mix to produce dough.' },
+    { inputs: [plain('chocolate'), plain('marshmallow')], product: made('smores', 'food mixture'), message: 'Chocolate and marshmallow mix to produce smores.' },
+    { inputs: [liquid('water'), plain('iron block')], product: made('rust', 'mixture'), message: 'Iron block and water mix to produce rust.' },
+    { inputs: [plain('sodium bicarbonate'), plain('acetic acid')], product: made('sodium acetate', 'sodium acetate'), message: 'Sodium bicarbonate and acetic acid mix to produce sodium acetate.' },
+    { inputs: [plain('bread'), plain('peanut')], product: made('peanut butter sandwich', 'food mixture'), message: 'Bread and peanuts mix to produce a peanut butter sandwich.' },
+    { inputs: [plain('bread'), plain('jam')], product: made('jam sandwich', 'food mixture'), message: 'Bread and peanuts mix to produce a jam sandwich.' },
+    { inputs: [plain('bread'), plain('banana')], product: made('banana sandwich', 'food mixture'), message: 'Bread and peanuts mix to produce a banana sandwich.' },
+    ...['red', 'green', 'blue', 'orange', 'yellow', 'violet'].map((c) => ({
+      inputs: [plain('paper'), liquid(`${c} paint`)],
+      product: paper(c),
+      message: `Paper and blue paint mix to produce ${c} paper.`,
+    })),
+    { inputs: [liquid('red paint'), liquid('blue paint')], product: made('violet paint', 'paint'), message: 'Red and blue paint mix to produce violet paint.' },
+    { inputs: [liquid('blue paint'), liquid('yellow paint')], product: made('green paint', 'paint'), message: 'Blue and yellow paint mix to produce green paint.' },
+    { inputs: [liquid('yellow paint'), liquid('red paint')], product: made('orange paint', 'paint'), message: 'Yellow and red paint mix to produce orange paint.' },
+    { inputs: [liquid('yellow paint'), liquid('orange paint')], product: made('yellow-orange paint', 'paint'), message: 'Yellow and orange paint mix to produce yellow-orange paint.' },
+    { inputs: [liquid('orange paint'), liquid('red paint')], product: made('red-orange paint', 'paint'), message: 'Red and orange paint mix to produce red-orange paint.' },
+    { inputs: [liquid('red paint'), liquid('violet paint')], product: made('violet-red paint', 'paint'), message: 'Violet and red paint mix to produce violet-red paint.' },
+    { inputs: [liquid('violet paint'), liquid('blue paint')], product: made('blue-violet paint', 'paint'), message: 'Blue and violet paint mix to produce blue-violet paint.' },
+    { inputs: [liquid('blue paint'), liquid('green paint')], product: made('green-blue paint', 'paint'), message: 'Blue and green paint mix to produce blue green paint.' },
+    { inputs: [liquid('green paint'), liquid('yellow paint')], product: made('yellow-green paint', 'paint'), message: 'Green and yellow paint mix to produce yellow-green paint.' },
+  ],
+  3: [
+    { inputs: [plain('peanut'), plain('almond'), plain('cashew')], product: made('mixed nuts', 'food mixture'), message: 'Peanuts, almonds, and cashews mix to produce mixed nuts.' },
+    { inputs: [plain('apple'), plain('orange'), plain('banana')], product: made('fruit salad', 'food mixture'), message: 'Apples, oranges, and bananas mix to produce fruit salad.' },
+    {
+      inputs: [plain('bread'), plain('peanut'), plain('jam')],
+      product: made('peanut butter with jam sandwich', 'food mixture'),
+      message: 'Bread and peanuts and jam mix to produce a peanut butter with jam sandwich.',
+    },
+    {
+      inputs: [plain('bread'), plain('peanut'), plain('banana')],
+      product: made('peanut butter with banana sandwich', 'food mixture'),
+      message: 'Bread and peanuts and jam mix to produce a peanut butter with banana sandwich.',
+    },
+  ],
+};
+
+/** The paints Chemistry.mixContainer's brown-paint catch-all counts (each found at most once). */
+export const PAINTS = ['red', 'blue', 'yellow', 'violet', 'green', 'orange', 'yellow-orange', 'red-orange', 'violet-red', 'blue-violet', 'green-blue', 'green-yellow', 'brown'].map(
+  (c) => `${c} paint`,
+);
+export const BROWN_PAINT: Recipe = { inputs: [], product: made('brown paint', 'paint'), message: 'The paints mix to produce brown paint.' };
 
 /**
  * Plant life cycle (ScienceWorld's PlantLifeStage): ticks with water and soil spent in each stage

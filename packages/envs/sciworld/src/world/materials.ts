@@ -134,6 +134,8 @@ export const MATERIALS = {
   paint: { thermalConductivity: 0.2, bare: true, state: 'liquid', meltingPoint: -10, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
   /** Products of the chemistry-mix recipes that are not a named substance (dough, smores, sandwiches …). */
   mixture: { thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
+  /** What mixing makes of foods (ScienceWorld's Dough, Smores, MixedNuts, FruitSalad, Sandwich): listed by their bare names. */
+  'food mixture': { bare: true, thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: NEVER, conductive: false },
   flour: { bare: true, thermalConductivity: 0.5, state: 'solid', meltingPoint: 10_000, boilingPoint: 10_001, combustionPoint: 400, conductive: false },
   /** ScienceWorld's MetalProp, the use-thermometer task's "unknown substance B" (shown bare). */
   'unknown metal': { bare: true, state: 'solid', meltingPoint: 1000, boilingPoint: 2000, combustionPoint: NEVER, conductive: true },

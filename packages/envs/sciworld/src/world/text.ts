@@ -25,21 +25,22 @@ export const TEXT = {
   alreadyClosed: (what: string) => `The ${what} is already closed.`,
   notOpenable: (what: string) => `The ${what} is not openable.`, // (ref)
   notClosable: (what: string) => `The ${what} is not closeable.`, // (ref)
-  pickUp: (what: string) => `You move the ${what} to the inventory.`, // (ref)
   moveTo: (what: string, to: string) => `You move the ${what} to the ${to}.`, // (ref)
-  putDown: (what: string) => `You move the ${what} to the ${'floor'}.`,
   notOpenMove: (c: string) => `That can't be moved there, because the ${c} isn't open.`, // (ref)
   liquid: "You can't pick up a liquid directly.  Try pouring it from one container to another, or dunking empty containers into containers filled with the liquid.", // (ref)
-  notMovable: (what: string) => `The ${what} is not movable.`,
+  gas: "You can't pick up a gas directly.", // (ref: ActionMoveObject.isValidAction)
+  notMovable: (what: string) => `The ${what} is not moveable.`, // (ref: ActionMoveObject.isValidAction)
   holderNotMovable: (holder: string, what: string) => `The ${holder} the ${what} is in is not movable.`, // (ref)
   intoItself: (verb: 'move' | 'dunk') => `You can't ${verb} something into itself.`, // (ref)
   cantBeMovedThere: "That can't be moved there.", // (ref)
   cantMoveInto: (what: string, to: string) => `You can't move the ${what} into the ${to}.`,
-  alreadyThere: (what: string, to: string) => `The ${what} is already in the ${to}.`,
   pourInto: (from: string, to: string) => `You pour the contents of the ${from} into the ${to}.`, // (ref)
-  pourSubstance: (what: string, to: string) => `You pour the ${what} into the ${to}.`,
-  pourEmpty: (from: string) => `The ${from} is empty, so there is nothing to pour.`,
-  cantPour: (what: string) => `You can't pour the ${what}.`,
+  pourSubstance: (what: string, to: string) => `You pour the ${what} into the ${to}.`, // (ref: ActionPourObject.runAction)
+  notInContainer: (what: string) => `The ${what} can't be poured out because it doesn't appear to be in a container.`, // (ref: ActionPourObject.isValidAction)
+  cantPourClosed: (what: string) => `The ${what} can't be poured out, because it's not open.`, // (ref: ActionPourObject.isValidAction)
+  pourSolid: "I'm not sure how to pour a solid. ", // (ref: ActionPourObject.isValidAction)
+  pourGas: "You can't pour a gas directly. ", // (ref: ActionPourObject.isValidAction)
+  pourNotContainer: "That can't be moved there, because it's not a container.", // (ref: ActionPourObject.isValidAction)
   activated: (what: string) => `The ${what} is now activated.`, // (ref)
   broken: (what: string) => `The ${what} appears broken, and can't be activated or deactivated.`, // (ref: ActionActivate)
   deactivated: (what: string) => `The ${what} is now deactivated.`, // (ref)
@@ -72,13 +73,18 @@ export const TEXT = {
   mixEmpty: 'That container is empty, so there are no items to mix.', // (ref)
   mixOne: (what: string) => `There is only one thing (${what})`, // (ref)
   mixNothing: (what: string) => `Mixing the contents of the ${what} does not appear to produce anything new.`, // (ref)
-  read: (what: string) => `There is nothing written on the ${what}.`,
+  notReadable: "It's not clear how to read that.", // (ref: ActionRead.isValidAction)
+  blankPaper: 'The paper does not have any text on it.', // (ref: Paper.readDocument, ColoredPaper.readDocument)
+  readRecipe: (text: string) => `The recipe reads:\n${text}`, // (ref: Recipe.readDocument)
   readText: (what: string, text: string) => `The ${what} reads: ${text}`,
   recipeShown: (product: string) => `A recipe titled instructions to make ${product}`, // (ref)
-  recipe: (product: string, inputs: readonly string[]) => `To make ${product}, you need to mix ${inputs.join(' and ')}.`,
+  recipe: (product: string, inputs: readonly string[]) => `To make ${product}, you need to mix ${inputs.join(', ')}.`, // (ref: Recipe.mkRecipe, the task's order)
   flush: (what: string) => `The ${what} flushes.`,
   notFlushable: (what: string) => `The ${what} can't be flushed.`,
-  dunk: (what: string, into: string) => `You dunk the ${what} into the ${into}.`,
+  dunk: (what: string, into: string, liquids: readonly string[]) => `You dunk the ${what} in the ${into}, moving the liquids (${liquids.join(', ')}) to the ${what}.`, // (ref: ActionDunkObject.runAction)
+  dunkNotOpen: (what: string) => `The ${what} is not open.`, // (ref: ActionDunkObject.isValidAction)
+  dunkNotContainer: (what: string) => `The ${what} is not a container.`, // (ref: ActionDunkObject.isValidAction)
+  dunkNoLiquid: (what: string) => `The ${what} does not contain any liquids to dunk into.`, // (ref: ActionDunkObject.isValidAction)
   resetTask: 'You reset the goal progress and focus.', // (ref)
   unknownAction: 'No known action matches that input.', // (ref)
   empty: "Unknown action.  Type 'help' for a list of actions, and 'objects' for a list of possible object referents. ", // (ref)

@@ -177,25 +177,43 @@ function terminal(d: Driver, o: Obj, i: number): Obj {
   return terms[i]!;
 }
 
-function wireUp(d: Driver, chain: Obj[], sourceKind = 'battery'): void {
-  const battery = d.need((o) => o.kind === sourceKind, `a ${sourceKind}`);
-  const wires = d.w.objs.filter((o) => o.kind === 'wire' && !o.removed);
+/**
+ * Wires source → chain → source, each link through one wire, the way ScienceWorld's gold path does
+ * for polarized parts: the source's anode to a part's cathode, the part's anode on towards the
+ * source's cathode (a load lights only that way round); unpolarized things either way.
+ */
+function wireUp(d: Driver, chain: Obj[], source: Obj, wires = d.w.objs.filter((o) => o.kind === 'wire' && !o.removed)): void {
   if (wires.length < chain.length + 1) throw new ExpertError('expert: not enough wires');
-  let from = terminal(d, battery, 0);
-  [...chain, battery].forEach((part, i) => {
+  const polarized = (o: Obj) => d.w.kind(o).electrical?.polarized === true;
+  let from = terminal(d, source, 0);
+  [...chain, source].forEach((part, i) => {
     const wire = wires[i]!;
     d.act('connect {a} to {b}', from, terminal(d, wire, 0));
-    const to = part === battery ? terminal(d, battery, 1) : terminal(d, part, 0);
+    const to = part === source ? terminal(d, source, 1) : terminal(d, part, polarized(part) ? 1 : 0);
     d.act('connect {a} to {b}', terminal(d, wire, 1), to);
-    from = terminal(d, part, 1);
+    from = terminal(d, part, polarized(part) ? 0 : 1);
   });
 }
 
 function powerTask(d: Driver, plan: Extract<Plan, { kind: 'power' }>): void {
+  const w = d.w;
   const part = d.need((o) => o.tags.includes('target'), 'the component');
   d.reach(part);
   d.act('focus on {a}', part);
-  wireUp(d, [part], plan.source);
+  const kind = plan.source ?? 'battery';
+  const source = d.need((o) => o.kind === kind, `a ${kind}`);
+  let wires = w.objs.filter((o) => o.kind === 'wire' && !o.removed);
+  if (w.kind(source).electrical?.outdoors) {
+    // A solar panel or wind generator works only outside: carry the part, the source and two wires there.
+    wires = wires.slice(0, 2);
+    const parts = [part, source, ...wires];
+    for (const o of parts) if (o.parent !== w.agent) d.act('pick up {a}', o);
+    d.goTo(w.room('outside'));
+    for (const o of parts) d.act('put down {a}', o);
+  }
+  wireUp(d, [part], source, wires);
+  // A gas or nuclear generator is created off.
+  if (w.kind(source).activatable && !source.isOn) d.act('activate {a}', source);
   d.waitUntil(() => part.isOn, 3);
 }
 
@@ -215,7 +233,11 @@ function conductivityTask(d: Driver, plan: Extract<Plan, { kind: 'conductivity' 
   let conductive = plan.answer;
   if (x.contents.some((c) => w.get(c).terminal)) {
     const bulb = d.need((o) => o.kind === 'light bulb', 'a light bulb');
-    wireUp(d, [x, bulb]);
+    wireUp(
+      d,
+      [x, bulb],
+      d.need((o) => o.kind === 'battery', 'a battery'),
+    );
     conductive = bulb.isOn;
   }
   const box = d.need((o) => w.name(o) === (conductive ? plan.conductive : plan.nonconductive), 'the answer box');

@@ -105,7 +105,7 @@ const INGREDIENTS: Readonly<Record<string, Spawn | undefined>> = {
   banana: { kind: 'food', name: 'banana' },
   bread: { kind: 'food', name: 'bread' },
   jam: { kind: 'food', name: 'jam' },
-  paper: { kind: 'block', name: 'paper', material: 'paper' },
+  paper: { kind: 'paper', name: 'paper', shown: 'A blank paper' },
   'blue paint': undefined,
   'red paint': undefined,
   chocolate: sub('chocolate'),
@@ -159,7 +159,7 @@ export const chemistryMix: Builder = (v, contents) => {
     const spawn = INGREDIENTS[input];
     if (spawn && !roomHas(contents[room], input)) contents[room].push({ ...spawn, tags: ['reagent'] });
   }
-  contents[room].push({ kind: 'recipe', name: 'recipe', shown: TEXT.recipeShown(product), tags: ['recipe'], text: TEXT.recipe(product, [...inputs].sort()) });
+  contents[room].push({ kind: 'recipe', name: 'recipe', shown: TEXT.recipeShown(product), tags: ['recipe'], text: TEXT.recipe(product, inputs) });
   return {
     description: `Your task is to use chemistry to create the substance '${product}'. A recipe and some of the ingredients might be found near the ${room}. When you are done, focus on the ${product}.`,
     goals: {
