@@ -14,7 +14,10 @@ export interface Match {
   category?: string;
   /** Any living thing (plants at any stage, animals). */
   living?: boolean;
-  /** Any movable non-living object (items, containers, electrical parts), not substances. */
+  /**
+   * Any movable thing that is not alive (ScienceWorld's GoalFocusOnNonlivingThing: not a
+   * LivingThing, and movable, so furniture and substances count; appliances, rooms, doors do not).
+   */
   nonLiving?: boolean;
   /** Living things at this life stage or later. */
   minStage?: number;
@@ -122,7 +125,7 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
   if (m.species !== undefined && o.species !== m.species) return false;
   if (m.category !== undefined && w.kind(o).category !== m.category) return false;
   if (m.living && w.kind(o).category !== 'living') return false;
-  if (m.nonLiving && !(NON_LIVING.has(w.kind(o).category) && w.kind(o).movable)) return false;
+  if (m.nonLiving && (w.kind(o).category === 'living' || w.kind(o).anchored)) return false;
   if (m.focused && o !== focus) return false;
   if (m.minStage !== undefined && o.stage < m.minStage) return false;
   if (m.stage !== undefined && o.stage !== m.stage) return false;
@@ -135,7 +138,6 @@ export function matches(w: World, o: Obj, m: Match, focus?: Obj): boolean {
 }
 
 const WIRE: Match = { kind: 'wire' };
-const NON_LIVING = new Set(['item', 'container', 'electrical']);
 /** Ticks an object must spend on an incline for the incline to count as tested. */
 const TESTED_TICKS = 3;
 

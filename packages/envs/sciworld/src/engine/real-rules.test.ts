@@ -3,6 +3,7 @@
 // source function it follows (simulator/src/main/scala/scienceworld/…, tag 1.1.3).
 import { describe, expect, it } from 'vitest';
 import { loadTask } from '../world/tasks/setup.js';
+import { goldNames } from '../golden/gold-referent.js';
 
 function play(task: string, variation: number, actions: string[], stepLimit = 100) {
   const loaded = loadTask(task, variation, 'easy', stepLimit);
@@ -36,6 +37,36 @@ describe('names the real parser resolves (EnvObject.getReferentsWithContainers, 
   it('pouring a thing into itself parses and is refused (ActionPourObject.runAction)', () => {
     const { out } = play('chemistry-mix', 0, ['teleport to kitchen', 'open cupboard', 'pour metal pot into metal pot']);
     expect(out[2]!.observation).toBe("You can't move something into itself.");
+  });
+});
+
+describe('the names the real gold paths use (their texts built as the task files build them)', () => {
+  it('identify-life-stages-1: "focus on <stage> <animal> in <container>" (TaskIdentifyLifeStages1.mkActionSequenceWaitForLivingThingInStage, Animal.getReferents)', () => {
+    // v9: the giant tortoise, outside.
+    const { out } = play('identify-life-stages-1', 9, ['teleport to outside', 'focus on egg giant tortoise in outside']);
+    expect(out[1]!.observation).toBe('You focus on the giant tortoise egg.');
+    expect(out[1]!.score).toBeGreaterThan(0);
+  });
+  it('identify-life-stages-2: "focus on <plant> in the <stage> stage in <pot>", seeds included (FruitingTree.getReferents)', () => {
+    const { out } = play('identify-life-stages-2', 0, [
+      'teleport to outside',
+      'focus on apple seed in the seed stage in self watering flower pot 4',
+      'focus on apple tree in the seedling stage in self watering flower pot 6',
+    ]);
+    expect(out.slice(1).map((r) => r.observation)).toEqual(['You focus on the apple seed.', 'You focus on the apple tree.']);
+    expect(out[2]!.score).toBeGreaterThan(out[1]!.score);
+  });
+  it('the first unique referent of a young mammal is "baby baby <name>" (PathFinder.getObjUniqueReferent), and it parses', () => {
+    const { game } = loadTask('lifespan-longest-lived', 0, 'easy');
+    game.step('teleport to outside');
+    const bear = game.w.objs.find((o) => o.species === 'brown bear')!;
+    const name = goldNames(game.w).get(bear.id)!;
+    expect(name).toEqual({ referent: 'baby baby brown bear', shared: false });
+    expect(game.step(`focus on ${name.referent}`).observation).toBe('You focus on the baby brown bear.');
+  });
+  it('find-non-living-thing: furniture is a movable non-living thing (GoalFocusOnNonlivingThing)', () => {
+    const { out } = play('find-non-living-thing', 0, ['teleport to kitchen', 'focus on chair', 'move chair to red box']);
+    expect(out[2]!).toMatchObject({ observation: 'You move the chair to the red box.', score: 100, done: true });
   });
 });
 

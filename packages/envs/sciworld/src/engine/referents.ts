@@ -5,6 +5,7 @@
 // buzzer", "banana seed in seed jar containing banana seed and banana seed"). Input and referents are
 // compared after normalize (lower case, stop words a/an/the dropped).
 import { TEXT } from '../world/text.js';
+import { lifeStages } from '../world/animals.js';
 import { NONE, type Obj, type World } from './world.js';
 
 const STOP = new Set(['a', 'an', 'the']);
@@ -48,14 +49,24 @@ export function ownReferents(w: World, o: Obj): string[] {
   if (k.category === 'room') return [name === 'outside' ? 'outside' : 'room', name];
   const refs = [...(k.referents ?? []), name];
   if (o.kind === 'agent') return refs;
-  // Animals also answer to their kind ("bee" for "bee 2", ScienceWorld's numbered bees).
-  if (o.kind === 'animal' && o.species !== undefined) refs.push(o.species);
+  // Animals also answer to their kind ("bee" for "bee 2", ScienceWorld's numbered bees), and (but
+  // bees, ScienceWorld's WanderingAnimal) to "<stage> <name>" and "<stage> <stage name>" (Animal.getReferents:
+  // "egg giant tortoise", "egg giant tortoise egg", "adult adult butterfly").
+  if (o.kind === 'animal' && o.species !== undefined) {
+    refs.push(o.species);
+    const stage = o.species === 'bee' ? undefined : lifeStages(o.species)[o.stage]?.name;
+    if (stage !== undefined) refs.push(`${stage} ${name}`, `${stage} ${descriptName(w, o)}`);
+  }
   // A recipe also answers to its title ("instructions to make sodium acetate").
   if (o.kind === 'recipe' && o.shown !== undefined) refs.push(o.shown.replace(/^A recipe titled /, ''));
   // Inclined planes also answer to "plane H" (ScienceWorld's referents).
   if (k.incline) refs.push((o.shown ?? name).replace(/^inclined plane/, 'plane'));
-  // A grown plant also answers to its description: "apple tree in the seedling stage", "dead apple tree".
-  if (o.kind === 'plant' && o.stage > 0) refs.push(o.stage === TEXT.stageNames.indexOf('dead') ? `dead ${name}` : `${name} in the ${TEXT.stageNames[o.stage]} stage`);
+  // A plant also answers to its stage (FruitingTree.getReferents): "apple tree in the seedling stage",
+  // "seedling plant", "seedling apple tree", "seed apple seed", "dead apple tree".
+  if (o.kind === 'plant') {
+    const stage = TEXT.stageNames[o.stage]!;
+    refs.push(`${name} in the ${stage} stage`, `${stage} plant`, `${stage} ${name}`);
+  }
   // A plant that looks unwell also answers to "sick apple tree", "sick apple tree in the seedling stage".
   if (o.kind === 'plant' && o.sickly) refs.push(...refs.map((r) => `sick ${r}`));
   // A living thing shown at a life stage ("giant tortoise egg") also answers to that name.

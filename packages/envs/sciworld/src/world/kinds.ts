@@ -150,7 +150,8 @@ export const KINDS = {
     referents: ['freezer'],
   },
   fountain: { category: 'device', holds: 'containing', movable: false, refills: 'water', heat: 'ceramic', referents: ['fountain'] },
-  drain: { category: 'item', movable: false, drain: true },
+  /** ScienceWorld's drain is a Portal (never moved). */
+  drain: { category: 'item', movable: false, drain: true, anchored: true },
   // tools and loose items
   thermometer: { category: 'item', movable: true, thermometer: true, material: 'glass', referents: ['thermometer'] },
   lighter: { category: 'item', movable: true, material: 'plastic', referents: ['lighter'] },
