@@ -119,7 +119,7 @@ export class Game {
     if (lower === 'objects') return { text: `${TEXT.possibleObjects}\n\t${this.index().keys().sort().join('\n\t')}\n`, valid: true };
     if (lower === 'task') return { text: TEXT.taskDescription(this.setup.description), valid: true };
     if (lower === '') return { text: '', valid: false };
-    const cmds = parseCommands(this.w, input, this.index(), this.opts.simplifications.teleportAction);
+    const cmds = parseCommands(this.w, input, () => this.index(), this.opts.simplifications.teleportAction);
     if (cmds.length === 0) return { text: TEXT.unknownAction, valid: false };
     if (cmds.length === 1) return this.run(cmds[0]!);
     this.pending = cmds;

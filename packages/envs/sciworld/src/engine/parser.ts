@@ -35,6 +35,8 @@ interface CompiledPattern {
   template: ActionTemplate;
   re: RegExp;
   slots: number;
+  /** The literal text before the first slot ("look at "): an input that lacks it cannot match. */
+  prefix: string;
   /** Two-slot patterns: the text before the first slot ("move ") and the separator's words (["to"]). */
   head?: string;
   sepWords?: string[];
@@ -49,21 +51,29 @@ function patterns(): CompiledPattern[] {
 function compile(template: ActionTemplate, p: string): CompiledPattern {
   const slots = (p.match(/\{[ab]\}/g) ?? []).length;
   const re = new RegExp(`^${p.replace(/\{[ab]\}/g, '(.+)')}$`);
-  if (slots !== 2) return { template, slots, re };
+  const prefix = slots > 0 ? p.slice(0, p.indexOf('{')) : p;
+  if (slots !== 2) return { template, slots, re, prefix };
   // "verb {a} sep {b}": splits() tries the separator at each position after the head.
   const [, sep] = /\{[ab]\} (.+) \{[ab]\}/.exec(p) ?? [];
-  return { template, slots, re, head: p.slice(0, p.indexOf('{')), ...(sep ? { sepWords: sep.split(' ') } : {}) };
+  return { template, slots, re, prefix, head: prefix, ...(sep ? { sepWords: sep.split(' ') } : {}) };
 }
 
-/** Every reading of the input as a command over visible objects (deduplicated). */
-export function parseCommands(w: World, input: string, index: ReferentIndex, teleport: boolean): Command[] {
+/**
+ * Every reading of the input as a command over visible objects (deduplicated). `index` may be a
+ * function that builds it: it is then built only for inputs that start like a pattern with an
+ * object slot ("look around" or "wait" need none).
+ */
+export function parseCommands(w: World, input: string, index: ReferentIndex | (() => ReferentIndex), teleport: boolean): Command[] {
   const text = input.toLowerCase().trim().replace(/\s+/g, ' ');
   const out: Command[] = [];
   const seen = new Set<string>();
+  let built = typeof index === 'function' ? undefined : index;
   for (const p of patterns()) {
     if (p.template.teleportOnly && !teleport) continue;
-    for (const split of splits(text, p, index.maxWords)) {
-      const resolved = split.map((s) => index.lookup(s));
+    if (p.slots > 0 && !text.startsWith(p.prefix)) continue;
+    built ??= (index as () => ReferentIndex)();
+    for (const split of splits(text, p, built.maxWords)) {
+      const resolved = split.map((s) => built!.lookup(s));
       if (resolved.some((r) => r.length === 0)) continue;
       for (const combo of product(resolved)) {
         const key = `${p.template.id}|${combo.map((o) => o.id).join(',')}`;

@@ -96,9 +96,40 @@ export function ownReferents(w: World, o: Obj): string[] {
 const NOT_SUBSTANCES = new Set(['chocolate', 'marshmallow', 'ice cream', 'orange juice', 'apple juice', 'flour', 'paint', 'soil', 'food mixture']);
 const substanceWord = (materialName: string) => !NOT_SUBSTANCES.has(materialName);
 
+/**
+ * What a thing's own referents depend on besides its kind: its name, what it shows, its stage and
+ * health, its parent's name (terminals) and, for cups, the names of what they hold.
+ */
+function referentKey(w: World, o: Obj): string {
+  let key = `${w.name(o)}\u0000${o.shown ?? ''}\u0000${o.stage}\u0000${o.sickly ? 1 : 0}`;
+  if (o.terminal) key += `\u0000${w.name(w.get(o.parent))}`;
+  if (w.kind(o).contentReferents) for (const c of o.contents) key += `\u0000${descriptName(w, w.get(c))}`;
+  return key;
+}
+
+const NO_REFERENTS: readonly string[] = [];
+const cache = new WeakMap<Obj, { key: string; refs: readonly string[] }>();
+
+/**
+ * A thing's own referents, normalised (no empty or one-letter ones, each once). Every step indexes
+ * every visible thing, and most of them have not changed since the step before, so the list is kept
+ * per thing with the key of what it was built from.
+ */
+export function normalizedOwnReferents(w: World, o: Obj): readonly string[] {
+  if (o.rooms) return NO_REFERENTS;
+  const key = referentKey(w, o);
+  const hit = cache.get(o);
+  if (hit !== undefined && hit.key === key) return hit.refs;
+  const refs = [...new Set(ownReferents(w, o).map(normalize))].filter((r) => r.length > 1);
+  cache.set(o, { key, refs });
+  return refs;
+}
+
+const INVENTORY: readonly string[] = ['inventory'];
+
 /** A container's own referents as its contents see it: the agent carries things in its "inventory". */
-function containerReferents(w: World, c: Obj): string[] {
-  return c.kind === 'agent' ? ['inventory'] : ownReferents(w, c);
+function containerReferents(w: World, c: Obj): readonly string[] {
+  return c.kind === 'agent' ? INVENTORY : normalizedOwnReferents(w, c);
 }
 
 /** All referents of one object (normalised), container forms included. */
@@ -107,13 +138,13 @@ export function referents(w: World, o: Obj, room: number): string[] {
     const other = w.name(w.get(w.otherSide(o, room)));
     return ['door', `door to ${other}`, `${other} door`].map(normalize);
   }
-  const own = ownReferents(w, o);
-  const out = new Set(own.map(normalize));
+  const own = normalizedOwnReferents(w, o);
+  const out = new Set(own);
   if (o.parent !== NONE) {
-    const cs = containerReferents(w, w.get(o.parent)).map(normalize);
-    for (const r of own.map(normalize)) for (const c of cs) out.add(`${r} in ${c}`).add(`${r} on ${c}`);
+    const cs = containerReferents(w, w.get(o.parent));
+    for (const r of own) for (const c of cs) out.add(`${r} in ${c}`).add(`${r} on ${c}`);
   }
-  return [...out].filter((r) => r.length > 1);
+  return [...out];
 }
 
 /**
@@ -124,7 +155,6 @@ export function referents(w: World, o: Obj, room: number): string[] {
  */
 export class ReferentIndex {
   private readonly map = new Map<string, Obj[]>();
-  private readonly position = new Map<number, number>();
   private readonly containerRefs = new Map<number, Set<string>>();
   /** Words in the longest referent: a longer slot text cannot name an object. */
   readonly maxWords: number = 0;
@@ -134,25 +164,23 @@ export class ReferentIndex {
   ) {
     const room = w.agentRoom();
     let longest = 0;
-    objs.forEach((o, i) => {
-      this.position.set(o.id, i);
-      const own = o.rooms ? referents(w, o, room) : ownReferents(w, o).map(normalize);
+    for (const o of objs) {
+      const own = o.rooms ? referents(w, o, room) : normalizedOwnReferents(w, o);
       for (const r of own) {
-        if (r.length <= 1) continue;
         const list = this.map.get(r);
         if (list === undefined) {
           this.map.set(r, [o]);
           longest = Math.max(longest, wordCount(r));
         } else if (list[list.length - 1] !== o) list.push(o); // an object's repeated referent counts once
       }
-    });
+    }
     // A container form is an own referent, "in"/"on", and a container's own referent.
     this.maxWords = 2 * longest + 1;
   }
 
   private ownOf(container: Obj): Set<string> {
     let refs = this.containerRefs.get(container.id);
-    if (refs === undefined) this.containerRefs.set(container.id, (refs = new Set(containerReferents(this.w, container).map(normalize))));
+    if (refs === undefined) this.containerRefs.set(container.id, (refs = new Set(containerReferents(this.w, container))));
     return refs;
   }
 
@@ -174,7 +202,8 @@ export class ReferentIndex {
       else j = n.indexOf(' on ', j + 1);
     }
     if (!found) return direct ?? [];
-    return found.sort((a, b) => this.position.get(a.id)! - this.position.get(b.id)!);
+    // In the order of the visible things, as the directly named ones are (rare: a container form named several).
+    return found.length > 1 ? found.sort((a, b) => this.objs.indexOf(a) - this.objs.indexOf(b)) : found;
   }
 
   /** Every referent of every indexed object (the `objects` command). */
