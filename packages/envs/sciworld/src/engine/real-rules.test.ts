@@ -124,6 +124,24 @@ describe('object properties (Container.scala, Generator.scala)', () => {
   });
 });
 
+describe('the stopwatch (StopWatch.tick: the running count restarts from 0 while off, the time shown is its last value)', () => {
+  it('a second run starts again from 1', () => {
+    const { out } = play('inclined-plane-determine-angle', 0, [
+      'teleport to workshop',
+      'pick up stopwatch',
+      'activate stopwatch',
+      'wait1',
+      'deactivate stopwatch',
+      'look at stopwatch',
+      'activate stopwatch',
+      'look at stopwatch',
+    ]);
+    // activate: 1 tick; wait1: 2 more; deactivate: the tick it is off resets the run, shows 3.
+    expect(out[5]!.observation).toBe('a stopwatch, which is deactivated. The time reads 3 ticks.');
+    expect(out[7]!.observation).toBe('a stopwatch, which is activated. The time reads 1 ticks.');
+  });
+});
+
 describe('moving things (ActionMoveObject: no check that the thing is already there)', () => {
   it('moving a thing where it already is moves it again', () => {
     const { out } = play('chemistry-mix', 0, ['teleport to kitchen', 'open cupboard', 'move metal pot to table', 'move metal pot to table']);

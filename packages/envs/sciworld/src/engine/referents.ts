@@ -108,20 +108,28 @@ function referentKey(w: World, o: Obj): string {
 }
 
 const NO_REFERENTS: readonly string[] = [];
-const cache = new WeakMap<Obj, { key: string; refs: readonly string[] }>();
+
+/**
+ * Things whose referents change only if they burn (furniture, appliances, tools named once and
+ * for all); substances, living things, terminals and cups (named by their contents) change more.
+ */
+function fixedReferents(o: Obj): boolean {
+  const k = o.def;
+  return k.category !== 'substance' && k.category !== 'living' && k.category !== 'terminal' && !k.contentReferents && o.species === undefined && o.bornName === undefined;
+}
 
 /**
  * A thing's own referents, normalised (no empty or one-letter ones, each once). Every step indexes
  * every visible thing, and most of them have not changed since the step before, so the list is kept
- * per thing with the key of what it was built from.
+ * on the thing with the key of what it was built from (for most things, only whether it burned).
  */
 export function normalizedOwnReferents(w: World, o: Obj): readonly string[] {
   if (o.rooms) return NO_REFERENTS;
-  const key = referentKey(w, o);
-  const hit = cache.get(o);
+  const key = fixedReferents(o) ? o.combusted : referentKey(w, o);
+  const hit = o.referentCache;
   if (hit !== undefined && hit.key === key) return hit.refs;
   const refs = [...new Set(ownReferents(w, o).map(normalize))].filter((r) => r.length > 1);
-  cache.set(o, { key, refs });
+  o.referentCache = { key, refs };
   return refs;
 }
 

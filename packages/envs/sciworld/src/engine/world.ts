@@ -57,6 +57,8 @@ export interface Obj {
   counter: number;
   /** A stopwatch's running count (ScienceWorld's stopwatchCurTime), 0 while it is off. */
   timerRun: number;
+  /** The parser's memo of this thing's normalised referents (engine/referents.ts) and what they were built from. */
+  referentCache?: { key: string | boolean; refs: readonly string[] };
   /** Things on an inclined plane: position along it, 1 at the top (where they are put) to 0 at the bottom. */
   planePosition: number;
 }
