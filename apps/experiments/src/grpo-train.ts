@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@diffworld/dataset';
-import { type AgentEvaluation, parseMetricsJsonl, renderHtmlReport } from '@diffworld/eval';
+import { type AgentEvaluation, type MetricsRun, parseMetricsJsonl } from '@diffworld/eval';
 import type { ExperimentConfig } from './config/schema.js';
 import { checkMemoryBudget } from './memory.js';
 import { type InitialPolicy, loadInitialPolicy } from './policy-init.js';
@@ -102,7 +102,7 @@ export async function runGrpoTrain(o: GrpoTrainOptions): Promise<GrpoTrainResult
         : { source: c.worldModel.urls ? `served at ${c.worldModel.urls}` : `loaded from ${c.worldModel.path}` },
     });
     const reportMarkdown = renderPipelineMarkdown(report);
-    const reportHtml = renderComparisonHtml(report, curvesHtml(o.out));
+    const reportHtml = await renderComparisonHtml(report, trainingCurves(o.out));
     writeFileAtomic(join(o.out, 'report.md'), reportMarkdown);
     writeFileAtomic(join(o.out, 'report.html'), reportHtml);
     log(`[report] ${join(o.out, 'report.md')}`);
@@ -115,22 +115,24 @@ export async function runGrpoTrain(o: GrpoTrainOptions): Promise<GrpoTrainResult
 const pick = (g: GrpoResult) => ({ steps: g.steps, skippedSteps: g.skippedSteps, zeroStdShare: g.zeroStdShare });
 
 /** One curve set per training stage (SFT loss, GRPO reward/success/KL…) from the run's metrics.jsonl. */
-function curvesHtml(out: string): string {
+export function trainingCurves(out: string): MetricsRun[] {
   let text = '';
   try {
     text = readFileSync(join(out, 'metrics.jsonl'), 'utf8');
   } catch {
-    return '';
+    return [];
   }
-  const metrics = ['sft', 'grpo-world-model', 'grpo-real']
+  // Only the curves a reader compares: JSON of other stages' rows (evaluations, data) is left out.
+  const fields = ['step', 'loss', 'gradNorm', 'rewardMean', 'rewardStd', 'success', 'kl', 'entropy', 'zeroStdShare', 'turns'];
+  return ['sft', 'grpo-world-model', 'grpo-real']
     .map((stage) => ({
       stage,
       lines: text
         .split('\n')
         .filter((l) => l.includes(`"stage":"${stage}"`))
+        .map((l) => JSON.stringify(Object.fromEntries(Object.entries(JSON.parse(l) as Record<string, unknown>).filter(([k]) => fields.includes(k)))))
         .join('\n'),
     }))
     .filter((r) => r.lines !== '')
     .map((r) => parseMetricsJsonl(r.lines, r.stage));
-  return metrics.length > 0 ? renderHtmlReport({ title: 'Training curves', metrics }) : '';
 }

@@ -39,9 +39,13 @@ export { playEpisodes, type PlayOptions } from './agent/episodes.js';
 export { evaluateAgent, selectTasks, summarizeByTaskType, type EvaluateAgentOptions, type AgentEvaluation, type AgentSummary } from './agent/runner.js';
 export { writeAgentEvaluation, OUTPUT_FILES } from './agent/output.js';
 // Reports: self-contained HTML with inline SVG charts, and a Markdown summary.
-export { renderHtmlReport, renderMarkdownReport, type ReportInput } from './report/report.js';
+export { renderHtmlReport, renderMarkdownReport, metricCharts, type ReportInput } from './report/report.js';
 export { parseMetricsJsonl, readMetricsJsonl, type MetricsRun } from './report/metrics.js';
-export { barChartCI, histogram, histogramBins, lineChart, ticks, escapeXml, type CiBar, type Bin, type Series } from './report/svg.js';
+export { barChartCI, histogram, histogramBins, lineChart, SeriesColors, PALETTE, type CiBar, type Bin, type Series } from './report/charts.js';
+export { escapeXml } from './report/html.js';
+// Browser checks of rendered reports (their tests): a Chromium to drive, and each chart as a reader sees it.
+export { findChromium, type ChromiumFound } from './report/find-chromium.js';
+export { chartsInPage, type ChartInPage } from './report/charts-in-page.js';
 export { LocalWorldModel, worldModelMessages, generateOptionsOf, type LocalWorldModelOptions } from './world-model/local.js';
 export { localCompleter, remoteCompleter, errorText, type ChatCompleter, type Completion, type CompletionRequest } from './world-model/completer.js';
 export { generateOutputs, SKIPPED_OVERLONG, type GenerateOutputsOptions, type GenerateOutputsResult, type OutputRow } from './world-model/outputs.js';

@@ -35,9 +35,9 @@ describe('the reward of expert demonstrations through the rollout path', () => {
           won ||= r.info.won;
           if (r.done) break;
         }
-        const env = realEngineSource(suite).makeEnv();
+        const textEnv = realEngineSource(suite).makeEnv();
         const ep = await demonstration(
-          env,
+          textEnv,
           task,
           suite.expert(task).map((a) => suite.agent.formatAction(a)),
           codec,

@@ -2,7 +2,7 @@
 // per task type, with Wilson 95% intervals (eval's summaries), the RL gains and the sim-to-real gap,
 // as Markdown and as one self-contained HTML page (eval's SVG charts; the training curves appended).
 import type { EpisodeSummary } from '@diffworld/env-core';
-import { type AgentEvaluation, type AgentSummary, barChartCI, escapeXml } from '@diffworld/eval';
+import { type AgentEvaluation, type AgentSummary, type MetricsRun, SeriesColors, barChartCI, escapeXml, metricCharts } from '@diffworld/eval';
 import type { ExperimentConfig } from '../config/schema.js';
 
 export interface PipelineReport {
@@ -138,20 +138,22 @@ function worldModelLine(r: PipelineReport): string {
 
 const CSS = `body{font-family:system-ui,sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 16px}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:4px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
-h2{font-size:17px;border-bottom:1px solid #ddd}svg.chart{background:#fff;border:1px solid #eee}`;
+h2{font-size:17px;border-bottom:1px solid #ddd}.charts{display:flex;flex-wrap:wrap;gap:12px}figure.chart{margin:8px 0}`;
 
-/** The comparison page; `curvesHtml` (eval's training-curve report) is appended by its body. */
-export function renderComparisonHtml(r: PipelineReport, curvesHtml: string): string {
-  const body = /<body>([\s\S]*)<\/body>/.exec(curvesHtml)?.[1] ?? '';
+/** The comparison page, with the training curves of `curves` (one chart per metric, a stage's colour the same in each). */
+export async function renderComparisonHtml(r: PipelineReport, curves: readonly MetricsRun[]): Promise<string> {
+  const colors = new SeriesColors();
   const table = [
     `<table id="success"><tr><th>task type</th>${r.policies.map((p) => `<th>${escapeXml(p.name)}</th>`).join('')}</tr>`,
     ...rows(r).map(([name, get]) => `<tr><td>${escapeXml(name)}</td>${r.policies.map((p) => `<td>${escapeXml(cell(get(p)))}</td>`).join('')}</tr>`),
     '</table>',
   ].join('\n');
-  const chart = barChartCI(
+  const chart = await barChartCI(
     'Success on held-out real games (whiskers: Wilson 95% interval)',
     r.policies.map((p) => ({ label: p.name, value: p.summary.overall.successRate, ci: p.summary.overall.successCI95, note: `${p.summary.overall.wins}/${p.summary.overall.episodes}` })),
+    { xTitle: 'policy', colors },
   );
+  const curveCharts = curves.length > 0 ? `<h2>Training curves</h2><div class="charts">${(await metricCharts(curves, colors)).join('\n')}</div>` : '';
   const timings = `<table id="timings"><tr><th>stage</th><th>seconds</th></tr>${Object.entries(r.timings)
     .map(([k, v]) => `<tr><td>${escapeXml(k)}</td><td>${v.toFixed(1)}</td></tr>`)
     .join('')}</table>`;
@@ -167,7 +169,7 @@ ${chart}
 <p>${escapeXml(worldModelLine(r))}</p>
 <h2>Stage timings</h2>
 ${timings}
-${body}
+${curveCharts}
 </body></html>
 `;
 }

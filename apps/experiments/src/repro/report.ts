@@ -122,16 +122,17 @@ export function renderReproMarkdown(r: ReproResults): string {
   return md.join('\n');
 }
 
-export function renderReproHtml(r: ReproResults): string {
+export async function renderReproHtml(r: ReproResults): Promise<string> {
   const tables = reproTables(r)
     .map(
       (t) =>
         `<h2>${escapeXml(t.title)}</h2>${t.note ? `<p>${escapeXml(t.note)}</p>` : ''}<table><thead><tr>${t.header.map((h) => `<th>${escapeXml(h)}</th>`).join('')}</tr></thead><tbody>${t.rows.map((row) => `<tr>${row.map((c) => `<td>${escapeXml(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`,
     )
     .join('\n');
-  const chart = barChartCI(
-    'RQ2: pooled success on held-out tasks',
+  const chart = await barChartCI(
+    'RQ2: pooled success on held-out tasks (whiskers: Wilson 95% interval)',
     r.rq2.policies.map((p) => ({ label: p.policy, value: p.episodes ? p.wins / p.episodes : 0, ci: p.ci95Pooled, note: `${p.wins}/${p.episodes}` })),
+    { xTitle: 'policy' },
   );
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>DiffWorld repro: ${escapeXml(r.env)}</title><style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse;margin-bottom:1em}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}</style></head><body><h1>DiffWorld repro: ${escapeXml(r.env)}</h1><p>${escapeXml(scale(r))}</p>${tables}<h2>RQ2 chart</h2>${chart}</body></html>\n`;
 }

@@ -81,14 +81,14 @@ describe('intervals over seeds', () => {
 });
 
 describe('report of results written before prefix forcing', () => {
-  it('renders the recorded H200 results.json with an empty AR prefix-forced column', () => {
+  it('renders the recorded H200 results.json with an empty AR prefix-forced column', async () => {
     const recorded = new URL('../../../../docs/repro/h200/alfworld/results.json', import.meta.url).pathname;
     const old = JSON.parse(readFileSync(recorded, 'utf8')) as ReproResults;
     expect(old.steering.ar.prefixForced).toBeUndefined();
     const md = renderReproMarkdown(old);
     expect(md).toMatch(/\| fields kept \/ written \| 100\.0% \| \d+\.\d% \| — \| \d+\.\d% \|/);
     expect(md).toContain('These results predate prefix forcing');
-    expect(renderReproHtml(old)).toContain('<th>AR prefix-forced</th>');
+    expect(await renderReproHtml(old)).toContain('<th>AR prefix-forced</th>');
   });
 });
 
@@ -161,7 +161,7 @@ describe('runRepro on the micro config', () => {
     expect(md).toMatch(/\| sft\+rl\(bd3 wm\) \| n\/r \| \d+\.\d% \[/);
     const html = readFileSync(first.paths.html, 'utf8');
     expect(html).toContain('<h2>Table 6 — RQ2 success on held-out tasks (real engine)</h2>');
-    expect(html).toContain('<svg');
+    expect(html).toContain('<figure class="chart"');
     expect(html).toContain('<th>AR prefix-forced</th>');
     expect(JSON.parse(readFileSync(first.paths.results, 'utf8')).rq2).toEqual(r.rq2);
 

@@ -189,7 +189,7 @@ export async function runRepro(o: ReproOptions): Promise<ReproRun> {
     };
     const paths = { results: join(o.out, 'results.json'), markdown: join(o.out, 'report.md'), html: join(o.out, 'report.html') };
     const reportMarkdown = renderReproMarkdown(results);
-    const reportHtml = renderReproHtml(results);
+    const reportHtml = await renderReproHtml(results);
     writeFileAtomic(paths.results, `${JSON.stringify(results, null, 2)}\n`);
     writeFileAtomic(paths.markdown, reportMarkdown);
     writeFileAtomic(paths.html, reportHtml);

@@ -16,7 +16,7 @@ export async function writeAgentEvaluation(dir: string, evaluation: AgentEvaluat
     await mkdir(dir, { recursive: true });
     await writeFile(paths.episodes, evaluation.records.map((r) => JSON.stringify(r) + '\n').join(''));
     await writeFile(paths.summary, JSON.stringify(evaluation.summary, null, 2) + '\n');
-    await writeFile(paths.html, renderHtmlReport(input));
+    await writeFile(paths.html, await renderHtmlReport(input));
     await writeFile(paths.markdown, renderMarkdownReport(input));
   } catch (e) {
     throw new EvalError('io', `cannot write the evaluation: ${(e as Error).message}`, dir);

@@ -11,6 +11,7 @@ import { evaluateAgent } from '../agent/runner.js';
 import { randomPolicy } from '../agent/policy.js';
 import { findChromium } from './find-chromium.js';
 import { parseMetricsJsonl } from './metrics.js';
+import { chartsInPage } from './charts-in-page.js';
 import { renderHtmlReport } from './report.js';
 
 const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
@@ -64,36 +65,50 @@ describe('HTML report in headless chromium', () => {
       ),
     ];
     const path = join(dir, 'report.html');
-    writeFileSync(path, renderHtmlReport({ agent, metrics }));
+    writeFileSync(path, await renderHtmlReport({ agent, metrics }));
 
     const page = await browser.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(pathToFileURL(path).href);
 
-    const charts = await page.$$eval('svg.chart', (els) => els.map((e) => ({ kind: e.getAttribute('data-chart'), w: e.getBoundingClientRect().width, h: e.getBoundingClientRect().height })));
+    const charts = await chartsInPage(page);
     expect(charts.map((c) => c.kind)).toEqual(['success', 'scores', 'lengths', 'curve', 'curve']);
-    for (const c of charts) expect(c.w * c.h).toBeGreaterThan(0);
+    for (const c of charts) {
+      expect(c.area, c.title).toBeGreaterThan(0);
+      // Every chart says what it shows: a title, a title on both axes, a legend naming its series.
+      expect(c.titleText, c.kind).toBe(c.title);
+      expect(c.axisTitles.length, c.title).toBe(2);
+      expect(
+        c.axisTitles.every((t) => t.trim() !== ''),
+        c.title,
+      ).toBe(true);
+      expect(c.legendLabels.length, c.title).toBeGreaterThan(0);
+    }
+    expect(charts[0]!.axisTitles).toEqual(['task type', 'success rate']);
+    expect(charts[3]!.legendLabels).toEqual(['grpo-a', 'grpo-b']);
 
-    const bars = await page.$$eval('svg[data-chart="success"] rect.bar', (els) =>
-      els.map((e) => ({ label: e.getAttribute('data-label'), ...(({ width, height }) => ({ width, height }))(e.getBoundingClientRect()) })),
+    const bars = await page.$$eval('figure[data-chart="success"] path[aria-roledescription="bar"]', (els) =>
+      els.map((e) => e.getBoundingClientRect()).map((r) => ({ width: r.width, height: r.height })),
     );
-    expect(bars.map((b) => b.label)).toEqual(taskTypes);
-    for (const b of bars) expect(b.width > 0 && b.height > 0).toBe(true);
-    const whiskers = await page.$$eval('svg[data-chart="success"] line.whisker', (els) => els.map((e) => e.getBoundingClientRect().height));
+    expect(bars).toHaveLength(taskTypes.length);
+    for (const b of bars) expect(b.width).toBeGreaterThan(0);
+    const whiskers = await page.$$eval('figure[data-chart="success"] .mark-rule.role-mark line', (els) => els.map((e) => e.getBoundingClientRect().height));
     expect(whiskers).toHaveLength(taskTypes.length);
     expect(whiskers.every((h) => h > 0)).toBe(true);
-
     for (const kind of ['scores', 'lengths']) {
-      const heights = await page.$$eval(`svg[data-chart="${kind}"] rect.bar`, (els) => els.map((e) => e.getBoundingClientRect().height));
+      const heights = await page.$$eval(`figure[data-chart="${kind}"] path[aria-roledescription="bar"]`, (els) => els.map((e) => e.getBoundingClientRect().height));
       expect(heights.length).toBeGreaterThan(0);
       expect(heights.some((h) => h > 10)).toBe(true);
     }
-    const curves = await page.$$eval('svg[data-chart="curve"] polyline.series', (els) =>
-      els.map((e) => ({ series: e.getAttribute('data-series'), length: (e as unknown as { getTotalLength(): number }).getTotalLength(), w: e.getBoundingClientRect().width })),
+    const curves = await page.$$eval('figure[data-chart="curve"] path[aria-roledescription="line mark"]', (els) =>
+      els.map((e) => ({ length: (e as unknown as { getTotalLength(): number }).getTotalLength(), stroke: e.getAttribute('stroke') })),
     );
-    expect(curves.map((c) => c.series)).toEqual(['grpo-a', 'grpo-b', 'grpo-a']);
-    for (const c of curves) expect(c.length > 100 && c.w > 100).toBe(true);
+    expect(curves).toHaveLength(3);
+    for (const c of curves) expect(c.length).toBeGreaterThan(100);
+    // grpo-a keeps its colour in both loss and reward charts.
+    expect(curves[0]!.stroke).toBe(curves[2]!.stroke);
+    expect(curves[0]!.stroke).not.toBe(curves[1]!.stroke);
 
     expect(requests).toEqual([pathToFileURL(path).href]);
     await page.close();

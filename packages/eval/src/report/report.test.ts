@@ -3,7 +3,7 @@ import { episodeRecord, summarizeEpisodes, type EpisodeRecord, type TaskRef } fr
 import { summarizeByTaskType, type AgentSummary } from '../agent/runner.js';
 import { parseMetricsJsonl } from './metrics.js';
 import { renderHtmlReport, renderMarkdownReport } from './report.js';
-import { barChartCI, histogramBins, ticks } from './svg.js';
+import { SeriesColors, barChartCI, histogramBins, lineChart } from './charts.js';
 
 function record(taskType: string, won: boolean, steps: number, i: number): EpisodeRecord {
   const task: TaskRef = { env: 'alfworld', split: 'train', id: `${taskType}-${i}`, taskType, seed: i };
@@ -51,10 +51,6 @@ describe('parseMetricsJsonl', () => {
 });
 
 describe('charts', () => {
-  it('ticks cover the range with round steps', () => {
-    expect(ticks(0, 1)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
-    expect(ticks(0, 50)).toEqual([0, 10, 20, 30, 40, 50]);
-  });
   it('bins few distinct values one each, many into equal ranges', () => {
     expect(histogramBins([0, 1, 1, 0, 1])).toEqual([
       { label: '0', count: 2 },
@@ -67,15 +63,62 @@ describe('charts', () => {
     expect(bins).toHaveLength(10);
     expect(bins.every((b) => b.count === 10)).toBe(true);
   });
-  it('draws one bar and one whisker per task type, escaping labels', () => {
-    const svg = barChartCI('t', [
-      { label: 'a<b', value: 0.5, ci: [0.2, 0.8] },
-      { label: 'c', value: 0, ci: [0, 0.6] },
-    ]);
-    expect(svg.match(/class="bar"/g)).toHaveLength(2);
-    expect(svg.match(/class="whisker"/g)).toHaveLength(2);
-    expect(svg).toContain('a&lt;b');
+  it('draws one bar and one whisker per task type, with a title, axis titles and a legend, escaping labels', async () => {
+    const svg = await barChartCI(
+      'Success <by type>',
+      [
+        { label: 'a<b', value: 0.5, ci: [0.2, 0.8] },
+        { label: 'c', value: 0, ci: [0, 0.6] },
+      ],
+      { xTitle: 'task type' },
+    );
+    expect(svg).toMatch(/^<figure class="chart" data-chart="success" data-title="Success &lt;by type&gt;">/);
+    expect(svg.match(/<path [^>]*aria-roledescription="bar"/g)).toHaveLength(2);
+    expect(svg).toContain('class="mark-rule role-mark');
+    for (const text of ['Success &lt;by type&gt;', 'task type', 'success rate', 'a&lt;b']) expect(svg).toContain(text);
+    expect(svg).toContain('role-legend');
     expect(svg).not.toContain('a<b');
+  });
+  it('keeps a series in one colour across the charts of a report', async () => {
+    const colors = new SeriesColors();
+    const a = await lineChart(
+      'loss',
+      [
+        {
+          name: 'sft',
+          points: [
+            [1, 2],
+            [2, 1],
+          ],
+        },
+        {
+          name: 'grpo',
+          points: [
+            [1, 3],
+            [2, 2],
+          ],
+        },
+      ],
+      { yTitle: 'loss', colors },
+    );
+    const b = await lineChart(
+      'reward',
+      [
+        {
+          name: 'grpo',
+          points: [
+            [1, 0],
+            [2, 1],
+          ],
+        },
+      ],
+      { yTitle: 'reward', colors },
+    );
+    const stroke = (svg: string) =>
+      [...svg.matchAll(/aria-roledescription="line mark"[^>]*stroke="(#[0-9a-f]{6})"|stroke="(#[0-9a-f]{6})"[^>]*aria-roledescription="line mark"/g)].map((m) => m[1] ?? m[2]);
+    expect(colors.colour('sft')).not.toBe(colors.colour('grpo'));
+    expect(stroke(b)).toEqual([colors.colour('grpo')]);
+    expect(stroke(a)).toEqual(expect.arrayContaining([colors.colour('sft'), colors.colour('grpo')]));
   });
 });
 
@@ -83,10 +126,10 @@ describe('reports', () => {
   const agent = sampleAgent();
   const metrics = [parseMetricsJsonl('{"step":1,"loss":3}\n{"step":2,"loss":2}\n', 'a'), parseMetricsJsonl('{"step":1,"loss":3.5,"reward":0.1}\n{"step":2,"loss":2.2,"reward":0.3}\n', 'b')];
 
-  it('HTML is self-contained: no scripts, no external references', () => {
-    const html = renderHtmlReport({ agent, metrics });
+  it('HTML is self-contained: no scripts, no external references', async () => {
+    const html = await renderHtmlReport({ agent, metrics });
     expect(html).not.toMatch(/<script|<link|<img|src=|href=|url\(/i);
-    expect(html.match(/<svg class="chart"/g)).toHaveLength(3 + 2);
+    expect(html.match(/<figure class="chart"/g)).toHaveLength(3 + 2);
     expect(html).toContain('random(seed=0) &lt;&amp;&gt;');
   });
 

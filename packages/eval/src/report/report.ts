@@ -1,9 +1,10 @@
-// The agent-evaluation report: one self-contained HTML file (inline SVG, inline CSS, no scripts,
-// no external assets) and a Markdown summary with the same numbers.
+// The agent-evaluation report: one self-contained HTML file (inline SVG charts from Vega-Lite, inline
+// CSS, no scripts, no external assets) and a Markdown summary with the same numbers.
 import type { EpisodeRecord, EpisodeSummary } from '@diffworld/env-core';
 import type { AgentSummary } from '../agent/runner.js';
 import type { MetricsRun } from './metrics.js';
-import { barChartCI, escapeXml, histogram, histogramBins, lineChart, type Series } from './svg.js';
+import { SeriesColors, type Series, barChartCI, histogram, histogramBins, lineChart } from './charts.js';
+import { escapeXml } from './html.js';
 
 export interface ReportInput {
   title?: string;
@@ -22,14 +23,16 @@ function defaultTitle(input: ReportInput): string {
   return s ? `DiffWorld agent evaluation: ${s.env} / ${s.split} / ${s.policy}` : 'DiffWorld training metrics';
 }
 
-/** One chart per metric field, with a line for every run that logged it. */
-function metricCharts(runs: readonly MetricsRun[]): { field: string; svg: string }[] {
+/** One chart per metric field, with a line for every run that logged it (a run keeps its colour in every chart). */
+export async function metricCharts(runs: readonly MetricsRun[], colors = new SeriesColors()): Promise<string[]> {
   const fields: string[] = [];
   for (const run of runs) for (const f of Object.keys(run.series)) if (!fields.includes(f)) fields.push(f);
-  return fields.map((field) => {
-    const series: Series[] = runs.filter((r) => r.series[field]?.length).map((r) => ({ name: r.name, points: r.series[field]! }));
-    return { field, svg: lineChart(field, series) };
-  });
+  return Promise.all(
+    fields.map((field) => {
+      const series: Series[] = runs.filter((r) => r.series[field]?.length).map((r) => ({ name: r.name, points: r.series[field]! }));
+      return lineChart(`${field} over training`, series, { yTitle: field, colors });
+    }),
+  );
 }
 
 function summaryRows(summary: AgentSummary): [string, EpisodeSummary][] {
@@ -39,9 +42,9 @@ function summaryRows(summary: AgentSummary): [string, EpisodeSummary][] {
 const CSS = `body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1000px;color:#222;padding:0 16px}
 h1{font-size:22px}h2{font-size:17px;margin-top:28px;border-bottom:1px solid #ddd;padding-bottom:4px}
 table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ddd;padding:4px 8px;text-align:right}td:first-child,th:first-child{text-align:left}
-.meta{color:#555;font-size:13px}.charts{display:flex;flex-wrap:wrap;gap:12px}svg.chart{background:#fff;border:1px solid #eee}`;
+.meta{color:#555;font-size:13px}.charts{display:flex;flex-wrap:wrap;gap:12px}figure.chart{margin:8px 0}`;
 
-export function renderHtmlReport(input: ReportInput): string {
+export async function renderHtmlReport(input: ReportInput): Promise<string> {
   const title = input.title ?? defaultTitle(input);
   const parts: string[] = [`<h1>${escapeXml(title)}</h1>`];
   const agent = input.agent;
@@ -56,22 +59,19 @@ export function renderHtmlReport(input: ReportInput): string {
       ),
       '</table>',
       '<h2>Success per task type</h2>',
-      barChartCI(
+      await barChartCI(
         'Success rate per task type (whiskers: Wilson 95% interval)',
         Object.entries(s.byTaskType).map(([label, x]) => ({ label, value: x.successRate, ci: x.successCI95, note: `${x.wins}/${x.episodes}` })),
+        { xTitle: 'task type' },
       ),
       '<h2>Distributions</h2><div class="charts">',
-      histogram('Final score', 'scores', histogramBins(agent.records.map((r) => r.score)), 'score'),
-      histogram('Episode length', 'lengths', histogramBins(agent.records.map((r) => r.steps)), 'steps'),
+      await histogram('Final score of each episode', 'scores', histogramBins(agent.records.map((r) => r.score)), { xTitle: 'score', series: s.policy }),
+      await histogram('Episode length', 'lengths', histogramBins(agent.records.map((r) => r.steps)), { xTitle: 'steps', series: s.policy }),
       '</div>',
     );
   }
   if (input.metrics && input.metrics.length > 0) {
-    parts.push(
-      `<h2>Training curves</h2><p class="meta">runs: ${input.metrics.map((m) => escapeXml(m.name)).join(', ')}</p><div class="charts">`,
-      ...metricCharts(input.metrics).map((c) => c.svg),
-      '</div>',
-    );
+    parts.push(`<h2>Training curves</h2><p class="meta">runs: ${input.metrics.map((m) => escapeXml(m.name)).join(', ')}</p><div class="charts">`, ...(await metricCharts(input.metrics)), '</div>');
   }
   return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeXml(title)}</title><style>${CSS}</style></head><body>\n${parts.join('\n')}\n</body></html>\n`;
 }
