@@ -60,8 +60,8 @@ def char_tokenizer(chars, special_tokens, template):
     for c in sorted(chars):
         vocab.setdefault(c, len(vocab))
     backend = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
-    backend.pre_tokenizer = pre_tokenizers.Split(Regex(r"(?s)."), behavior="isolated")
-    return PreTrainedTokenizerFast(tokenizer_object=backend, chat_template=template, unk_token="[UNK]", **special_tokens)
+    backend.pre_tokenizer = pre_tokenizers.Split(Regex(r"[\s\S]"), behavior="isolated")
+    return PreTrainedTokenizerFast(tokenizer_object=backend, chat_template=template, **{"unk_token": "[UNK]", **special_tokens})
 
 
 def render(tok, case, tools):

@@ -24,7 +24,8 @@ type Obj = Record<string, unknown>;
 type PreTokenize = (text: string, options?: { section_index?: number }) => string[];
 
 const REPLACEMENT = '\u2581';
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a U+FEFF that a run of byte tokens starts with (Rust's from_utf8 keeps it too).
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** "always" | "first" | "never" from a Metaspace config, old `add_prefix_space` included. */
 function prependScheme(c: Obj): string {
