@@ -45,6 +45,7 @@ export { barChartCI, histogram, histogramBins, lineChart, SeriesColors, PALETTE,
 export { escapeXml } from './report/html.js';
 // Browser checks of rendered reports (their tests): a Chromium to drive, and each chart as a reader sees it.
 export { findChromium, type ChromiumFound } from './report/find-chromium.js';
+export { launchHeadlessChromium, requireChromium, type HeadlessChromium } from './report/headless-chromium.js';
 export { chartsInPage, type ChartInPage } from './report/charts-in-page.js';
 export { LocalWorldModel, worldModelMessages, generateOptionsOf, type LocalWorldModelOptions } from './world-model/local.js';
 export { localCompleter, remoteCompleter, errorText, type ChatCompleter, type Completion, type CompletionRequest } from './world-model/completer.js';

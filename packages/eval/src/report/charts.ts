@@ -35,7 +35,13 @@ const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, sans-serif';
 async function render(kind: string, title: string, spec: TopLevelSpec): Promise<string> {
   const full = {
     ...spec,
-    config: { font: FONT, title: { fontSize: 14, anchor: 'start' }, axis: { titleFontSize: 12, labelFontSize: 11 }, legend: { titleFontSize: 12, labelFontSize: 11 }, view: { stroke: '#ddd' } },
+    config: {
+      font: FONT,
+      title: { fontSize: 14, anchor: 'start' },
+      axis: { titleFontSize: 12, labelFontSize: 11 },
+      legend: { titleFontSize: 12, labelFontSize: 11, labelLimit: 320 },
+      view: { stroke: '#ddd' },
+    },
   } as TopLevelSpec;
   const view = new vega.View(vega.parse(compile(full).spec), { renderer: 'none' });
   try {

@@ -5,51 +5,28 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { evaluateAgent } from '../agent/runner.js';
 import { randomPolicy } from '../agent/policy.js';
-import { findChromium } from './find-chromium.js';
+import { type HeadlessChromium, launchHeadlessChromium, requireChromium } from './headless-chromium.js';
 import { parseMetricsJsonl } from './metrics.js';
 import { chartsInPage } from './charts-in-page.js';
 import { renderHtmlReport } from './report.js';
 
-const CI = process.env['CI'] === 'true' || process.env['CI'] === '1';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
 describe('HTML report in headless chromium', () => {
-  let browser: BrowserContext | undefined;
-  let unavailable = '';
+  let chromium: HeadlessChromium | undefined;
   let dir: string;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'diffworld-report-'));
-    const found = await findChromium();
-    if (!found.ok) {
-      unavailable = found.reason;
-      return;
-    }
-    try {
-      // A fresh profile per run (playwright passes it as --user-data-dir).
-      browser = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: found.executablePath, env: { ...process.env, ...found.env }, headless: true, args: FLAGS });
-    } catch (e) {
-      unavailable = `${found.source} does not start: ${(e as Error).message.split('\n')[0]}`;
-    }
+    chromium = await launchHeadlessChromium(dir);
   }, 120_000);
-  function requireChromium(ctx: TestContext): BrowserContext {
-    if (browser) return browser;
-    const why = `no usable Chromium: ${unavailable}. Install Debian's chromium (apt-get install -y chromium; .ci/run does)`;
-    if (CI) throw new Error(why);
-    console.log(`skipped: ${why}`);
-    ctx.skip(why);
-    throw new Error('unreachable');
-  }
   afterAll(async () => {
-    await browser?.close();
+    if (chromium?.ok) await chromium.browser.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   it('draws bars with whiskers per task type, both distributions and the training curves, fetching nothing', async (ctx) => {
-    const browser = requireChromium(ctx);
+    const browser = requireChromium(chromium, ctx);
     const agent = await evaluateAgent({ env: 'alfworld', policy: randomPolicy(0), split: 'eval_in_distribution', limit: 24, seed: 3 });
     const taskTypes = Object.keys(agent.summary.byTaskType);
     expect(taskTypes.length).toBeGreaterThan(3);
