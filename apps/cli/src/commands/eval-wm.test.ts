@@ -166,7 +166,7 @@ describe('diffworld eval wm', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as { prediction_raw: string });
       expect(lines).toHaveLength(12);
-      expect(lines[5]!.prediction_raw).toMatch(/^ERROR: RemotePolicyError: .*HTTP 400/);
+      expect(lines[5]!.prediction_raw).toMatch(/^ERROR: PolicyLimitError: .*HTTP 400: bad request$/);
       const s = summaryOf(join(out, 'eval_summary.json'), 'served');
       expect(s['exact_match']).toBe(1);
       expect(s['num_samples']).toBe(11);
