@@ -7,6 +7,8 @@ export const sourceConditions = ['@diffworld/source', 'node', 'import', 'module'
 
 /** Fails a test that writes unexpected console.error / console.warn output (see the file). */
 const consoleGuard = fileURLToPath(new URL('./vitest.console-guard.ts', import.meta.url));
+/** Prints, after the summary, one line per reason for the tests that skipped (see the file). */
+const skipReasons = fileURLToPath(new URL('./vitest.skip-reasons.ts', import.meta.url));
 
 /** `consoleGuard` (on unless a project turns it off): tests fail on unexpected console.error/warn. */
 export function projectConfig(extra: { testTimeout?: number; consoleGuard?: boolean } = {}) {
@@ -19,7 +21,7 @@ export function projectConfig(extra: { testTimeout?: number; consoleGuard?: bool
       testTimeout: extra.testTimeout ?? 30_000,
       pool: 'forks',
       setupFiles: (extra.consoleGuard ?? true) ? [consoleGuard] : [],
-      reporters: ['default'],
+      reporters: ['default', skipReasons],
     },
   });
 }

@@ -30,7 +30,7 @@ export { divergenceCurve, mauveFromCurve, frontierIntegral, klMultinomial, linsp
 export { symmetricEigen } from './mauve/eigen.js';
 export { scoreFiles, joinReferences, datasetName, type ScoreFilesOptions, type ScoreFilesResult } from './files.js';
 // Agent evaluation: policies, the episode runner against the real engines.
-export { expertPolicy, randomPolicy, localPolicy, mapBatch, type Policy, type PolicyContext, type PolicyRequest, type LocalPolicySpec } from './agent/policy.js';
+export { expertPolicy, randomPolicy, localPolicy, mapBatch, PolicyLimitError, type Policy, type PolicyAnswer, type PolicyContext, type PolicyRequest, type LocalPolicySpec } from './agent/policy.js';
 export { remotePolicy, chatCompletionsEndpoint, RemotePolicyError, type RemotePolicyOptions } from './agent/remote.js';
 // World models served over HTTP (wm-server, lmdeploy, vLLM, SGLang, the paper's proxy).
 export { RemoteWorldModel, RemoteWorldModelError, samplingFields, PROXY_SAMPLING, type RemoteWorldModelOptions, type RemoteProtocol, type EndpointState } from './world-model/remote.js';

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseEpisodeRecord } from '@diffworld/env-core';
+import { ENV_NAMES, envSuite, type EnvName } from '@diffworld/envs';
 import { runCli, runCliWithInput } from '../testing.js';
 
 describe('diffworld env', () => {
@@ -187,4 +188,88 @@ describe('diffworld env import / serve --games', () => {
       err: expect.stringContaining('this prompt set is for "appworld", not alfworld'),
     });
   });
+});
+
+/** One documented route: `METHOD PATH {request fields} → {response fields}` (the path may be "(any path)"). */
+interface DocRoute {
+  method: string;
+  path: string;
+  request: string[];
+  response: string[] | undefined;
+}
+
+/** The routes of a protocol text: field names without `?`, defaults and values; a response that is not `{…}` has no fields. */
+function documentedRoutes(protocol: string): DocRoute[] {
+  const fields = (braces: string | undefined) => (braces === undefined ? [] : braces.split(',').map((f) => f.trim().replace(/[?=:].*$/, '')));
+  return [...protocol.matchAll(/^(POST|GET|DELETE) (\(any path\)|\/\S*)(?: \{([^}]*)\})? → (?:\{([^}]*)\}.*|\S.*)$/gm)].map((m) => ({
+    method: m[1]!,
+    path: m[2]!,
+    request: fields(m[3]),
+    response: m[4] === undefined ? undefined : fields(m[4]),
+  }));
+}
+
+describe('diffworld env serve --help', () => {
+  it("prints every env's protocol", async () => {
+    const r = await runCli('env', 'serve', '--help');
+    expect(r.code).toBe(0);
+    for (const env of ENV_NAMES) {
+      for (const line of envSuite(env).server.protocol.split('\n')) expect(r.out).toContain(line);
+      expect(documentedRoutes(envSuite(env).server.protocol).length).toBeGreaterThanOrEqual(3);
+    }
+    expect(r.out).toContain('Without game_file the server plays a game of the split');
+  });
+
+  // A client session per env, following the help text: each answer has exactly the documented fields.
+  const sessions: Record<EnvName, (s: { reset: Record<string, unknown> }) => [string, string, Record<string, unknown> | undefined][]> = {
+    alfworld: () => [
+      ['POST', '/reset', { task_id: 'doc', game_file: '0', split: 'eval_in_distribution' }],
+      ['POST', '/step', { task_id: 'doc', action: 'look' }],
+      ['POST', '/prompts', { task_id: 'doc' }],
+      ['DELETE', '/close', { task_id: 'doc' }],
+      ['GET', '/health', undefined],
+    ],
+    sciworld: () => [
+      ['POST', '/anything', { task_id: 'boil_v0', action: 'look around' }],
+      ['DELETE', '/anything', { task_id: 'boil_v0' }],
+      ['GET', '/health', undefined],
+    ],
+    appworld: ({ reset }) => [
+      ['POST', '/reset', { task_id: envSuite('appworld').tasks('train')[0]!.id }],
+      ['POST', '/step', { episode_id: reset['episode_id'], action: '[{"name": "supervisor__show_profile", "parameters": {}}]' }],
+      ['POST', '/close', { episode_id: reset['episode_id'] }],
+      ['POST', '/', { task_id: envSuite('appworld').tasks('train')[0]!.id, tool_name: 'supervisor__show_profile' }],
+      ['DELETE', '/', { task_id: envSuite('appworld').tasks('train')[0]!.id }],
+      ['GET', '/health', undefined],
+    ],
+  };
+
+  for (const env of ENV_NAMES) {
+    it(`${env}: the server answers each documented route with the documented response fields`, async () => {
+      const routes = documentedRoutes(envSuite(env).server.protocol);
+      const server = await envSuite(env).server.start({ host: '127.0.0.1', port: 0 });
+      try {
+        const state = { reset: {} as Record<string, unknown> };
+        const requests = sessions[env](state);
+        // Every documented route is exercised.
+        expect(new Set(requests.map(([m, p]) => `${m} ${routes.find((r) => r.method === m && (r.path === p || r.path === '(any path)'))?.path}`)).size).toBe(routes.length);
+        for (let i = 0; i < requests.length; i++) {
+          const [method, path, body] = sessions[env](state)[i]!;
+          const route = routes.find((r) => r.method === method && (r.path === path || r.path === '(any path)'));
+          expect(route, `${method} ${path} is documented`).toBeDefined();
+          for (const field of Object.keys(body ?? {})) expect(route!.request, `${method} ${path} documents "${field}"`).toContain(field);
+          const res = await fetch(server.url + path, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
+          const text = await res.text();
+          expect(res.status, text).toBe(200);
+          if (route!.response === undefined) continue;
+          const json = JSON.parse(text) as Record<string, unknown>;
+          expect(json['error'], `${method} ${path}`).toBeUndefined();
+          expect(Object.keys(json).sort(), `${method} ${path}`).toEqual([...route!.response].sort());
+          if (path === '/reset') state.reset = json;
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });

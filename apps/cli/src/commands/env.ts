@@ -146,15 +146,24 @@ const serve: Command = {
   summary: "serve an environment over HTTP (the reference's reset/step/close protocol)",
   help: `Usage: diffworld env serve <${names()}> [--port P] [--host H] [--games FILE] [--prompts FILE]
 
-Binds 127.0.0.1 unless --host says otherwise. Stops on Ctrl-C. --games serves imported real games
-too (alfworld: the output of \`diffworld env import alfworld\`), playable by their game_file path.
-With --prompts (alfworld), POST /prompts {task_id} answers the episode's agent and world-model
-system prompts from the paper's prompt set.
+Serves the real engine to a trainer or an evaluator over JSON HTTP, with the reference harness's
+protocol of each env (below). Binds 127.0.0.1 unless --host says otherwise; the default port is the
+env's (${ENV_NAMES.map((n) => `${n} ${envSuite(n).server.defaultPort}`).join(', ')}). Episodes are isolated by id. Stops on Ctrl-C.
 
-${PROMPTS_HELP}
+Options:
+  --port P        port (0 picks a free one)
+  --host H        address to bind (default 127.0.0.1)
+  --games FILE    alfworld: serve imported real games too (\`diffworld env import alfworld\` output),
+                  playable by their game_file path
+${PROMPTS_HELP};
+                  alfworld: POST /prompts answers the set's system prompts
 
-Example:
-  npx diffworld env serve alfworld --port 30003`,
+Protocols (request body → response body, JSON):
+${ENV_NAMES.map((n) => `\n${n}\n${envSuite(n).server.protocol.replace(/^/gm, '  ')}`).join('\n')}
+
+Examples:
+  npx diffworld env serve alfworld --port 30003
+  curl -s localhost:30003/reset -d '{"task_id": "ep-1", "game_file": "0", "split": "eval_in_distribution"}'`,
   options: { port: { type: 'string' }, host: { type: 'string' }, games: { type: 'string' }, prompts: { type: 'string' } },
   async run(args, io) {
     const suite = envSuite(positional(args, 0, 'environment name'));
@@ -165,6 +174,7 @@ Example:
       port: intOpt(args, 'port', suite.server.defaultPort),
       ...(gamesFile ? { gamesFile } : {}),
       ...(prompts ? { prompts } : {}),
+      log: (line) => io.err(`${suite.name} env server: ${line}`),
     });
     io.out(`${suite.name} env server listening on ${server.url}`);
     await new Promise<void>((resolve) => {

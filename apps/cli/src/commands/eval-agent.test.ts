@@ -36,7 +36,7 @@ describe('diffworld eval agent', () => {
         expect(records).toHaveLength(3);
         expect(records.every((x) => x.won && x.env === env && x.split === split)).toBe(true);
         expect(summary.overall.successRate).toBe(1);
-        expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<svg class="chart" data-chart="success"');
+        expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('<figure class="chart" data-chart="success"');
         expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('success: **100.0%**');
       }
     });
@@ -96,6 +96,50 @@ describe('diffworld eval agent', () => {
       expect(r.code, r.err).toBe(0);
       expect(r.out).toContain(`${url}/v1/chat/completions (model first-command)`);
       expect(readRun(out).records.every((x) => x.steps === 50)).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+    }
+  });
+
+  it('a served policy that answers 400 after some requests truncates those episodes and the run goes on; a wrong --model is one line, exit 2', async () => {
+    // Serves model "small": the first 5 requests get the first admissible command, later ones a 400
+    // as vLLM answers a conversation longer than the model's context; other model names get a 404.
+    let served = 0;
+    const server = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => (raw += c));
+      req.on('end', () => {
+        const body = JSON.parse(raw) as { model: string; messages: { content: string }[] };
+        const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+        if (body.model !== 'small') return json(404, { error: { message: `The model \`${body.model}\` does not exist.`, type: 'NotFoundError' } });
+        if (++served > 5) return json(400, { error: { message: "This model's maximum context length is 2048 tokens.", type: 'BadRequestError' } });
+        const first = /Admissible commands:\n- (.*)/.exec(body.messages.at(-1)!.content)![1];
+        json(200, { choices: [{ message: { role: 'assistant', content: `Action: ${first}` } }] });
+      });
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const out = join(root, 'remote-truncated');
+      const r = await runCli('eval', 'agent', '--env', 'alfworld', '--policy', url, '--model', 'small', '--split', 'train', '--limit', '2', '--concurrency', '1', '--out', out);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toMatch(/over 2 episodes/);
+      expect(r.out).toContain(`2 of 2 episodes truncated: the policy could not answer (counted as not won; first, `);
+      expect(r.out).toContain(`answered HTTP 400: This model's maximum context length is 2048 tokens.)`);
+      const { records, summary } = readRun(out);
+      expect(records.map((x) => x.truncated !== undefined)).toEqual([true, true]);
+      expect(records.reduce((n, x) => n + x.steps, 0)).toBe(5);
+      expect(summary.overall.truncated).toBe(2);
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('**2 of 2 episodes truncated because the policy could not answer');
+      expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('id="truncated"');
+
+      const wrong = await runCli('eval', 'agent', '--env', 'alfworld', '--policy', url, '--model', 'big', '--split', 'train', '--limit', '2', '--out', join(root, 'remote-wrong-model'));
+      expect(wrong.code).toBe(2);
+      const lines = wrong.err.split('\n').filter((l) => !l.startsWith('eval agent: '));
+      expect(lines).toEqual([
+        `diffworld eval agent: [eval.agent] ${url}/v1/chat/completions: HTTP 404 for model "big": The model \`big\` does not exist. (a model name the server does not serve, or a wrong URL; GET ${url}/v1/models lists the served models)`,
+      ]);
     } finally {
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));

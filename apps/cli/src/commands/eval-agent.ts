@@ -11,7 +11,8 @@ const HELP = `Usage: diffworld eval agent --env ENV --policy POLICY --split SPLI
 Plays one episode per task of a split against the real engine (the env's step limit and the paper
 harness's prompts and action parser), and writes:
   DIR/episodes.jsonl   env-core episode records, in task order
-  DIR/summary.json     success rate (Wilson 95% interval), mean score, mean steps, overall and per task type
+  DIR/summary.json     success rate (Wilson 95% interval), mean score, mean steps, episodes truncated,
+                       overall and per task type
   DIR/report.html      self-contained report with charts (and training curves with --metrics)
   DIR/report.md        the same numbers in Markdown
 Progress goes to stderr.
@@ -35,6 +36,9 @@ Options:
   --max-tokens N     max_tokens sent to the server (default 512)
   --concurrency N    requests in flight to the server (default 8)
   --timeout-ms N     per-request timeout (default 120000); failed requests are retried 4 times
+                     (5xx, 429, timeouts); a 400 or 413 (the conversation outgrew the model's
+                     context) ends that episode as truncated; a 401, 403 or 404 (token, --model
+                     name, URL) stops the run with exit code 2
   --metrics FILE     a metrics JSONL of a training run ({"step": …, numeric fields}) to draw as
                      curves in the report; repeat for several runs
 
@@ -124,6 +128,8 @@ const agentCommand: Command = {
     io.out(
       `${env}/${split} ${policy.name}: success ${pct(s.successRate)} [${pct(s.successCI95[0])}, ${pct(s.successCI95[1])}] over ${s.episodes} episodes, mean score ${s.meanScore.toFixed(2)}, mean steps ${s.meanSteps.toFixed(1)}`,
     );
+    const cut = evaluation.records.find((r) => r.truncated !== undefined);
+    if (cut) io.out(`${s.truncated} of ${s.episodes} episodes truncated: the policy could not answer (counted as not won; first, ${cut.task_id}: ${cut.truncated})`);
     io.out(`wrote ${paths.episodes}, ${paths.summary}, ${paths.html}, ${paths.markdown}`);
     return EXIT.ok;
   },

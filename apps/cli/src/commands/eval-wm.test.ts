@@ -109,6 +109,11 @@ describe('diffworld eval wm', () => {
     const r = await runCli('eval', 'wm', '--model', model, '--data', data, '--out', out, '--provider', 'cpu', '--samples', '2', '--temperature', '1', '--workers', '0');
     expect(r.code, r.err).toBe(0);
     expect(r.out).toContain('tiny: 12 rows scored');
+    // MAUVE over 12 rows is not a headline figure: not on the headline line, on its own line with the caveat.
+    const [headline, mauveLine] = r.out.split('\n');
+    expect(headline).toMatch(/^tiny: 12 rows scored — exact /);
+    expect(headline).not.toMatch(/MAUVE/);
+    expect(mauveLine).toMatch(/^tiny: MAUVE \d\.\d{4} over 12 predictions vs 12 references \(64-dim hashed n-grams, 2 buckets\); rough: fewer than 1,000 rows, not a headline figure/);
     const outputs = join(out, 'tiny_outputs.jsonl');
     const first = JSON.parse(readFileSync(outputs, 'utf8').split('\n')[0]!) as Record<string, unknown>;
     expect(Object.keys(first)).toEqual(['index', 'config', 'prediction_raw', 'reference', 'generated', 'ground_truth']);
@@ -166,7 +171,7 @@ describe('diffworld eval wm', () => {
         .split('\n')
         .map((l) => JSON.parse(l) as { prediction_raw: string });
       expect(lines).toHaveLength(12);
-      expect(lines[5]!.prediction_raw).toMatch(/^ERROR: RemotePolicyError: .*HTTP 400/);
+      expect(lines[5]!.prediction_raw).toMatch(/^ERROR: PolicyLimitError: .*HTTP 400: bad request$/);
       const s = summaryOf(join(out, 'eval_summary.json'), 'served');
       expect(s['exact_match']).toBe(1);
       expect(s['num_samples']).toBe(11);

@@ -2,6 +2,7 @@
 // and written as the reference evaluate.py scripts do (plus the metrics they lack, named apart).
 import { HashingFeaturizer, NORMALIZATIONS, scoreFiles, type Normalization, type PyDict } from '@diffworld/eval';
 import { EXIT, UsageError, intOpt, requiredString, stringOpt, type Command } from '../command.js';
+import { mauveLine } from './mauve-note.js';
 
 const HELP = `Usage: diffworld eval score --pred P.jsonl [--ref R.jsonl] [options]
 
@@ -92,7 +93,7 @@ function printSummary(name: string, s: PyDict, out: (line: string) => void): voi
   for (const k of ['num_dropped_errors', 'num_skipped_overlong', 'num_empty_ref_dropped']) if (s.has(k)) out(`  ${k.padEnd(24)} ${count(k)}`);
   for (const k of ['exact_match', 'semantic_match', 'rouge_l_f1', 'rouge_l_f1_rouge_score', 'bleu1_corpus', 'bleu1_sentence_mean', 'bleu4_sentence_mean']) out(`  ${k.padEnd(24)} ${metric(s.get(k))}`);
   const m = s.get('mauve');
-  if (m instanceof Map) out(`  ${'mauve'.padEnd(24)} ${metric(m.get('mauve'))}`);
+  if (m instanceof Map) out(`  ${mauveLine(m)}`);
 }
 
 export const EVAL_COMMANDS: readonly Command[] = [scoreCommand];

@@ -84,6 +84,29 @@ describe('ALFWorld HTTP env server', () => {
   });
 });
 
+describe('ALFWorld HTTP env server, a reset without game_file', () => {
+  it('plays the game of the split that task_id hashes to, names it in gamefile, and logs the first such reset only', async () => {
+    const lines: string[] = [];
+    const logged = await startAlfworldServer({ port: 0, log: (l) => lines.push(l) });
+    try {
+      const reset = async (body: Record<string, string>) => (await (await fetch(`${logged.url}/reset`, { method: 'POST', body: JSON.stringify(body) })).json()) as { gamefile: string; obs: string };
+      await reset({ task_id: 'chosen', game_file: '3' });
+      expect(lines).toEqual([]); // a reset that names its game says nothing
+      const first = await reset({ task_id: 'ep-1' });
+      expect(splitTasks('train').map((t) => t.id)).toContain(first.gamefile);
+      expect(await reset({ task_id: 'ep-1' })).toEqual(first); // the same id, the same game
+      expect(lines).toEqual([
+        `POST /reset without game_file: episode "ep-1" plays train game ${first.gamefile}, chosen by hashing task_id (send game_file to pick the game; later resets without one are not logged)`,
+      ]);
+      const held = await reset({ task_id: 'ep-2', split: 'eval_in_distribution' });
+      expect(splitTasks('eval_in_distribution').map((t) => t.id)).toContain(held.gamefile);
+      expect(lines).toHaveLength(1);
+    } finally {
+      await logged.close();
+    }
+  });
+});
+
 describe('ALFWorld HTTP env server, reference error convention', () => {
   it('answers errors with HTTP 200 and {"error"} by default, as the reference server does', async () => {
     const ref = await startAlfworldServer({ port: 0 });

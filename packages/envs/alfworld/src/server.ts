@@ -1,16 +1,12 @@
-// The real-env HTTP server with the reference's endpoints (alfworld_env_server.py):
-//   POST /reset {task_id, game_file?, split?="train"} → {obs, admissible, goal, gamefile}
-//   POST /step  {task_id, action?}                    → {obs, admissible, won, done, score}
-//   DELETE /close (any path) {task_id}                → {status: "closed"}
-//   GET /health                                       → ok
-//   POST /prompts {task_id}                           → {system_prompt, wm_system_prompt} (ours; with `prompts`, the set's)
-// As the real server: `goal` keeps its final period; `score` is a float (`1.0`); a missing action
+// The real-env HTTP server with the reference's endpoints (alfworld_env_server.py); the routes are
+// ALFWORLD_SERVER_PROTOCOL below (what `env serve --help` prints). As the real server: `goal` keeps its final period; `score` is a float (`1.0`); a missing action
 // is the empty command (`Nothing happens.`); a step after the episode is over answers its last
 // state again; close answers {"status": "closed"} whether or not the episode was live. Bodies are
 // Python's json.dumps text, as the reference's clients parse them.
 // `task_id` names the episode (clients pick it, e.g. "par-<hex>"); episodes are isolated by id.
 // `game_file` is a task id of the split ("train/pick_and_place_simple/0042"), its index there, or
-// the path of an imported paper game (`games`); without it the game is chosen by hashing task_id.
+// the path of an imported paper game (`games`); without it the game is chosen by hashing task_id
+// (the reference's game_file is optional too, so its clients run unchanged; the first such reset is logged).
 // Bad requests answer 4xx (or HTTP 200 with {"error": …}, the reference's convention).
 import { pyFloat, pyJsonDumps, type PyJsonValue } from '@diffworld/dataset';
 import { EpisodeStore, HttpError, RawJson, hashSeed, optionalString, requireString, startJsonServer, type PromptSet, type RunningServer, type TaskRef } from '@diffworld/env-core';
@@ -34,7 +30,25 @@ export interface AlfworldServerOptions {
   games?: readonly ImportedGame[];
   /** The paper's prompts (a loaded prompt file) that `POST /prompts` answers with. */
   prompts?: PromptSet;
+  /** Says, once, which game a reset without `game_file` plays; silent when absent. */
+  log?: (line: string) => void;
 }
+
+export const ALFWORLD_SERVER_PROTOCOL = `POST /reset {task_id, game_file?, split?="train"} → {obs, admissible, goal, gamefile}
+    task_id names the episode (the client picks it, e.g. "par-1a2b"); game_file picks the game: a task
+    id ("train/pick_and_place_simple/0042"), its index in the split ("42"), or an imported game's path
+    (--games). Without game_file the server plays a game of the split (train unless split says
+    otherwise) chosen by hashing task_id, as the reference's optional game_file allows; the answer's
+    gamefile names it and the first such reset is logged to stderr.
+POST /step {task_id, action?} → {obs, admissible, won, done, score}
+    a missing action is the empty command ("Nothing happens."); score is a float (1.0); a step after
+    the end answers the last state again
+POST /prompts {task_id} → {system_prompt, wm_system_prompt}
+    the episode's agent and world-model system prompts (ours, or the paper's with --prompts; not a
+    route of the reference server)
+DELETE /close {task_id} → {status: "closed"}   (any path; also for an episode that is not live)
+GET /health → ok
+Errors: HTTP 200 with {"error": "…"}, as the reference server answers them.`;
 
 interface Live {
   task: TaskRef;
@@ -72,6 +86,7 @@ export async function startAlfworldServer(opts: AlfworldServerOptions = {}): Pro
   const maxSteps = opts.maxSteps ?? MAX_STEPS;
   const imported = new Map((opts.games ?? []).map((g) => [paperGameKey(g.gameFile), g]));
   registerGames(imported.values());
+  let toldDefaultGame = false;
   return startJsonServer(
     async ({ method, path, body }) => {
       if (method === 'GET' && path === '/health') return { body: 'ok' };
@@ -82,7 +97,14 @@ export async function startAlfworldServer(opts: AlfworldServerOptions = {}): Pro
       if (method !== 'POST') throw new HttpError(405, `${method} ${path}: use POST /reset, POST /step or DELETE /close`);
       if (path === '/reset') {
         const id = requireString(body, 'task_id');
-        const task = pickTask(optionalString(body, 'split') ?? 'train', optionalString(body, 'game_file'), id, imported);
+        const gameFile = optionalString(body, 'game_file');
+        const task = pickTask(optionalString(body, 'split') ?? 'train', gameFile, id, imported);
+        if (gameFile === undefined && opts.log && !toldDefaultGame) {
+          toldDefaultGame = true;
+          opts.log(
+            `POST /reset without game_file: episode "${id}" plays ${task.split} game ${task.id}, chosen by hashing task_id (send game_file to pick the game; later resets without one are not logged)`,
+          );
+        }
         const env = new AlfworldEnv({ grammar: opts.grammar ?? 'current' });
         const obs = await env.reset(task);
         store.set(id, { task, env, steps: 0, done: false });

@@ -12,7 +12,7 @@ import { comparePaperPrompts, extractPaperPrompts } from './paper/prompts.js';
 import { localResponder } from './harness/responder.js';
 import { alfworldReward } from './harness/reward.js';
 import { bakeScene } from './harness/scene-prompt.js';
-import { startAlfworldServer } from './server.js';
+import { ALFWORLD_SERVER_PROTOCOL, startAlfworldServer } from './server.js';
 import { SimulatedAlfworldEnv } from './simulated-env.js';
 import { readImportedGames } from './paper/games-file.js';
 import { SPLITS } from './world/tasks.js';
@@ -65,6 +65,7 @@ export const alfworldSuite: AlfworldSuite = {
   },
   server: {
     defaultPort: 30003,
+    protocol: ALFWORLD_SERVER_PROTOCOL,
     start: async ({ gamesFile, prompts, ...opts }) => startAlfworldServer({ ...opts, ...(gamesFile ? { games: await readImportedGames(gamesFile) } : {}), ...(prompts ? { prompts } : {}) }),
   },
 };

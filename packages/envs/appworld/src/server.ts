@@ -12,6 +12,20 @@ import type { AppWorldSession } from './engine/world.js';
 
 export const DEFAULT_APPWORLD_PORT = 30002;
 
+export const APPWORLD_SERVER_PROTOCOL = `POST /reset {task_id} → {episode_id, observation, goal}
+    task_id is a task id of this world's catalogue (AppWorld's form, e.g. "3e78ffd_1"; the task_id of
+    the records \`diffworld env expert appworld\` writes); episode_id names the episode from then on
+POST /step {episode_id, action} → {observation, reward, done, info}
+    action is the agent's completion, holding one tool call (e.g. [{"name": …, "parameters": {…}}]);
+    info holds score and won (and the task's test counts when the episode ends)
+POST /close {episode_id} → {closed}
+POST / {task_id, tool_name, tool_args?} → the tool's answer, as JSON text
+    the paper's AppWorld server (its SFT client): the first call of a task_id opens its world
+DELETE / {task_id} → {deleted}
+GET /health → ok
+Errors: HTTP status with {"error": "…"}: 400 a malformed field (named), 404 an unknown task or
+episode, 409 a step after the episode ended, 413 a body over 1 MiB, 429 too many live episodes.`;
+
 export async function startAppworldServer(opts: { port?: number; host?: string; maxEpisodes?: number; maxBodyBytes?: number } = {}): Promise<RunningServer> {
   const episodes = new EpisodeStore<AppworldEnv>({ maxEpisodes: opts.maxEpisodes ?? 256, onEvict: (env) => void env.close() });
   const byTask = new EpisodeStore<{ session: AppWorldSession; runner: ToolRunner }>({ maxEpisodes: opts.maxEpisodes ?? 256, onEvict: (e) => e.session.close() });

@@ -12,7 +12,7 @@ import { formatToolCall } from './harness/tool-call.js';
 import { groundingPrompt, localResponder } from './harness/wm.js';
 import { ENV_NAME, resolveTask, SPLITS, taskRef, tasksOf } from './world/tasks/catalog.js';
 import { replayActions, runExpert } from './world/tasks/run-expert.js';
-import { startAppworldServer } from './server.js';
+import { APPWORLD_SERVER_PROTOCOL, startAppworldServer } from './server.js';
 import { APPWORLD_PROMPT_SLOTS, agentSystemPromptWith, compareAppworldPrompts, extractAppworldPrompts } from './paper/prompts.js';
 
 export type RewardMode = 'heuristic' | 'exact';
@@ -63,7 +63,11 @@ export function createAppworldSuite(opts: { reward?: RewardMode } = {}): EnvSuit
           : 0;
       return heuristicReward(trajectory, task.variant.instruction, task.variant.answer === null ? null : String(task.variant.answer));
     },
-    server: { defaultPort: 30002, start: ({ gamesFile, prompts, ...serverOpts }) => refuseServerExtras('appworld', { gamesFile, prompts }) ?? startAppworldServer(serverOpts) },
+    server: {
+      defaultPort: 30002,
+      protocol: APPWORLD_SERVER_PROTOCOL,
+      start: ({ gamesFile, prompts, ...serverOpts }) => refuseServerExtras('appworld', { gamesFile, prompts }) ?? startAppworldServer(serverOpts),
+    },
   };
   return suite;
 }

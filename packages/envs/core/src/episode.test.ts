@@ -13,6 +13,16 @@ describe('episode records', () => {
     expect(parseEpisodeRecord(JSON.parse(JSON.stringify(rec)))).toEqual({ ok: true, value: rec });
   });
 
+  it('keeps why an episode was truncated, validates it, and the summary counts truncated episodes', () => {
+    const cut = episodeRecord(task, { messages: [], actions: ['a'], reward: 0, score: 0, won: false, truncated: 'HTTP 400: context' });
+    expect(cut.truncated).toBe('HTTP 400: context');
+    expect(parseEpisodeRecord(JSON.parse(JSON.stringify(cut)))).toEqual({ ok: true, value: cut });
+    expect(parseEpisodeRecord({ ...cut, truncated: true })).toMatchObject({ ok: false, issues: ['truncated: expected a string (why the episode was cut short) when present'] });
+    const whole = episodeRecord(task, { messages: [], actions: ['a'], reward: 1, score: 1, won: true });
+    expect(summarizeEpisodes([cut, whole, cut])).toMatchObject({ episodes: 3, wins: 1, truncated: 2 });
+    expect(summarizeEpisodes([whole]).truncated).toBe(0);
+  });
+
   it('names every bad field', () => {
     const check = parseEpisodeRecord({ env: 'x', split: '', task_id: 1, task_type: 't', seed: 0, messages: [{ role: 'bot', content: 2 }], actions: [], steps: 0, reward: 0, score: 0, won: 'yes' });
     expect(check).toEqual({

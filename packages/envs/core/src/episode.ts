@@ -17,10 +17,15 @@ export interface EpisodeRecord {
   /** The env's native score at the end (ALFWorld 0/1, ScienceWorld 0–100, AppWorld TGC). */
   score: number;
   won: boolean;
+  /**
+   * Set when the episode was cut short because the policy could not answer (a served model whose
+   * context the conversation outgrew): why. Absent for episodes that ended by the env or the turn limit.
+   */
+  truncated?: string;
 }
 
-export function episodeRecord(task: TaskRef, result: { messages: ChatMessage[]; actions: string[]; reward: number; score: number; won: boolean }): EpisodeRecord {
-  return {
+export function episodeRecord(task: TaskRef, result: { messages: ChatMessage[]; actions: string[]; reward: number; score: number; won: boolean; truncated?: string | undefined }): EpisodeRecord {
+  const record: EpisodeRecord = {
     env: task.env,
     split: task.split,
     task_id: task.id,
@@ -33,6 +38,8 @@ export function episodeRecord(task: TaskRef, result: { messages: ChatMessage[]; 
     score: result.score,
     won: result.won,
   };
+  if (result.truncated !== undefined) record.truncated = result.truncated;
+  return record;
 }
 
 export type RecordCheck = { ok: true; value: EpisodeRecord } | { ok: false; issues: string[] };
@@ -54,6 +61,7 @@ export function parseEpisodeRecord(value: unknown): RecordCheck {
   num('reward');
   num('score');
   if (typeof r.won !== 'boolean') issues.push('won: expected a boolean');
+  if (r.truncated !== undefined && typeof r.truncated !== 'string') issues.push('truncated: expected a string (why the episode was cut short) when present');
   if (typeof r.split !== 'string' || r.split === '') issues.push(`split: expected a split name, got ${JSON.stringify(r.split)}`);
   if (!Array.isArray(r.actions) || r.actions.some((a) => typeof a !== 'string')) issues.push('actions: expected an array of strings');
   if (!Array.isArray(r.messages)) issues.push('messages: expected an array');
@@ -76,6 +84,8 @@ export interface EpisodeSummary {
   successCI95: [number, number];
   meanScore: number;
   meanSteps: number;
+  /** Episodes cut short because the policy could not answer (EpisodeRecord.truncated); they count as not won. */
+  truncated: number;
 }
 
 export function summarizeEpisodes(records: readonly EpisodeRecord[]): EpisodeSummary {
@@ -89,6 +99,7 @@ export function summarizeEpisodes(records: readonly EpisodeRecord[]): EpisodeSum
     successCI95: wilsonInterval(wins, n),
     meanScore: mean((r) => r.score),
     meanSteps: mean((r) => r.steps),
+    truncated: records.filter((r) => r.truncated !== undefined).length,
   };
 }
 

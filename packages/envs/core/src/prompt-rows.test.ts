@@ -89,7 +89,7 @@ describe('row helpers', () => {
     try {
       process.env.CI = 'false';
       expect(sharedDataFiles(dir, ['a.jsonl', 'b.jsonl'], 'rows')).toBeUndefined();
-      expect(log).toHaveBeenCalledWith(`skipping: rows are not at ${dir} (missing ${dir}b.jsonl)`);
+      expect(log).toHaveBeenCalledWith(`skipping: rows are not at ${dir} (missing b.jsonl)`);
       process.env.CI = 'true';
       expect(() => sharedDataFiles(dir, ['b.jsonl'], 'rows')).toThrow(/CI must have them/);
     } finally {

@@ -62,6 +62,8 @@ export interface ServerStartOptions {
   gamesFile?: string;
   /** The paper's prompts: the server also answers `POST /prompts {task_id}` with the episode's agent and WM system prompts. */
   prompts?: PromptSet;
+  /** Where the server says what a client left to its defaults (e.g. which game a reset without one plays); silent when absent. */
+  log?: (line: string) => void;
 }
 
 /** How many of the paper's rows our harness reproduces byte for byte with a prompt set. */
@@ -136,8 +138,11 @@ export interface EnvSuite {
    * imports none. Call it in every process (and worker thread) that plays them.
    */
   loadGames?(file: string): Promise<TaskRef[]>;
-  /** The HTTP env server (the reference's reset/step/close protocol) and its default port. */
-  readonly server: { readonly defaultPort: number; start(opts: ServerStartOptions): Promise<RunningServer> };
+  /**
+   * The HTTP env server (the reference's reset/step/close protocol), its default port, and its
+   * protocol for people: routes with their request and response JSON, one per line or two (`env serve --help`).
+   */
+  readonly server: { readonly defaultPort: number; readonly protocol: string; start(opts: ServerStartOptions): Promise<RunningServer> };
 }
 
 /** The one place a split name is checked: returns it, or throws naming the env's valid splits. */

@@ -38,6 +38,7 @@ describe('EnvSuite (types)', () => {
     expectTypeOf<EnvSuite['reward']>().returns.toEqualTypeOf<number>();
     expectTypeOf<EnvSuite['server']['start']>().returns.toEqualTypeOf<Promise<RunningServer>>();
     expectTypeOf<EnvSuite['server']['defaultPort']>().toEqualTypeOf<number>();
+    expectTypeOf<EnvSuite['server']['protocol']>().toEqualTypeOf<string>();
   });
 
   it('requires the facts grpo and the harness read of every env, so an env that forgets one fails to compile', () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
  */
 export function sharedDataFiles(dir: string, names: readonly string[], what: string): string[] | undefined {
   const paths = names.map((n) => dir + n);
-  const missing = paths.filter((p) => !existsSync(p));
+  const missing = names.filter((n) => !existsSync(dir + n));
   if (missing.length === 0) return paths;
   const reason = `${what} are not at ${dir} (missing ${missing.join(', ')})`;
   if (process.env.CI === 'true') throw new Error(`${reason}; CI must have them`);

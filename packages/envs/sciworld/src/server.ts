@@ -1,6 +1,6 @@
-// The reference's ScienceWorld env server protocol on 127.0.0.1: POST (any path) {task_id, action}
-// creates the episode on first sight of task_id ("{task}_v{variation}" with an optional "_gen…"
-// suffix) and always executes the action; DELETE {task_id} closes it; GET /health answers "ok".
+// The reference's ScienceWorld env server protocol on 127.0.0.1 (SCIWORLD_SERVER_PROTOCOL below,
+// what `env serve --help` prints): POST (any path) creates the episode on first sight of task_id and
+// always executes the action.
 import { EpisodeStore, HttpError, optionalString, requireString, startJsonServer, type RunningServer } from '@diffworld/env-core';
 import { loadTask } from './world/tasks/setup.js';
 import type { Game } from './engine/game.js';
@@ -13,6 +13,15 @@ export interface SciworldServerOptions {
   /** 'ok-with-error' (default, as the reference server): errors are HTTP 200 with {"error"}; 'http': 4xx/5xx. */
   errors?: 'http' | 'ok-with-error';
 }
+
+export const SCIWORLD_SERVER_PROTOCOL = `POST (any path) {task_id, action?="look around"} → {observation, score, reward, done, valid_actions, valid_objects}
+    the first request of a task_id creates its episode: task_id is "<task-name>_v<variation>",
+    optionally with a "_gen…" suffix (e.g. "boil_v3"), on the easy simplifications; every request,
+    the first included, executes its action; valid_actions and valid_objects list the first 20
+DELETE (any path) {task_id} → {status: "closed"}
+GET /health → ok
+Errors: HTTP 200 with {"error": "…"}, as the reference server answers them (a malformed task_id,
+an unknown task or variation, a step after the episode ended).`;
 
 /** Parses "boil_v12" or "boil_v12_gen3fa9c1" into (task, variation); 400 otherwise. */
 export function parseTaskId(taskId: string): { task: string; variation: number } {

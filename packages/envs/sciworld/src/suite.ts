@@ -13,7 +13,7 @@ import { sciworldLocalResponder } from './harness/responder.js';
 import { sciworldReward } from './harness/reward.js';
 import { parseSciworldAction } from './harness/parse.js';
 import { SimulatedSciworldEnv } from './simulated-env.js';
-import { startSciworldServer } from './server.js';
+import { SCIWORLD_SERVER_PROTOCOL, startSciworldServer } from './server.js';
 
 /** The reference's SciWorld harness caps episodes at 50 steps. */
 export const SCIWORLD_MAX_STEPS = 50;
@@ -49,5 +49,5 @@ export const sciworldSuite: EnvSuite = {
   parseAction: (completion: string) => parseSciworldAction(completion),
   // The reference's SciWorld server hard-codes 30003 (ALFWorld's port too); its clients use 30004.
   // Every POST path is a step in the reference protocol: no route for prompts.
-  server: { defaultPort: 30004, start: ({ gamesFile, prompts, ...opts }) => refuseServerExtras('sciworld', { gamesFile, prompts }) ?? startSciworldServer(opts) },
+  server: { defaultPort: 30004, protocol: SCIWORLD_SERVER_PROTOCOL, start: ({ gamesFile, prompts, ...opts }) => refuseServerExtras('sciworld', { gamesFile, prompts }) ?? startSciworldServer(opts) },
 };

@@ -2,7 +2,7 @@
 // policy answers one batch per turn. Used in the main thread and inside pool workers alike.
 import { episodeRecord, type ChatMessage, type EnvSuite, type EpisodeRecord, type PromptSet, type TaskRef, type TextEnv } from '@diffworld/env-core';
 import { envSuite } from '@diffworld/envs';
-import type { Policy, PolicyRequest } from './policy.js';
+import type { Policy, PolicyAnswer, PolicyRequest } from './policy.js';
 
 interface Running {
   index: number;
@@ -16,6 +16,8 @@ interface Running {
   won: boolean;
   lastObservation: string;
   admissible: string[] | undefined;
+  /** Why the policy could not answer, when that ended the episode. */
+  truncated?: string;
 }
 
 async function start(suite: EnvSuite, task: TaskRef, index: number, prompts: PromptSet | undefined): Promise<Running> {
@@ -43,9 +45,16 @@ async function start(suite: EnvSuite, task: TaskRef, index: number, prompts: Pro
 /**
  * One turn: the completion is parsed with the env's harness parser; a parseable action steps the
  * engine, an unparseable one costs the turn and gets the harness's invalid-action message.
- * Returns true when the episode is over (the env said done, or the turn limit was reached).
+ * Returns true when the episode is over (the env said done, the turn limit was reached, or the
+ * policy could not answer).
  */
-async function advance(suite: EnvSuite, ep: Running, completion: string): Promise<boolean> {
+async function advance(suite: EnvSuite, ep: Running, answer: PolicyAnswer): Promise<boolean> {
+  if (typeof answer !== 'string') {
+    // The policy cannot go on with this conversation (e.g. it outgrew a served model's context).
+    ep.truncated = answer.truncated;
+    return true;
+  }
+  const completion = answer;
   ep.messages.push({ role: 'assistant', content: completion });
   ep.turn++;
   const action = suite.agent.parse(completion, ep.lastObservation);
@@ -94,14 +103,14 @@ export async function playEpisodes(envName: string, tasks: readonly TaskRef[], p
         ...(policy.needsAdmissible ? { admissible: ep.admissible ?? ep.env.admissibleActions?.() ?? [] } : {}),
       },
     }));
-    const completions = await policy.actBatch(requests);
-    if (completions.length !== active.length) throw new Error(`[eval.agent] policy ${policy.name} answered ${completions.length} completions for ${active.length} requests`);
+    const answers = await policy.actBatch(requests);
+    if (answers.length !== active.length) throw new Error(`[eval.agent] policy ${policy.name} gave ${answers.length} answers for ${active.length} requests`);
     const still: Running[] = [];
     for (let i = 0; i < active.length; i++) {
       const ep = active[i]!;
-      if (await advance(suite, ep, completions[i]!)) {
+      if (await advance(suite, ep, answers[i]!)) {
         await ep.env.close?.();
-        const record = episodeRecord(ep.task, { messages: ep.messages, actions: ep.actions, reward: ep.reward, score: ep.score, won: ep.won });
+        const record = episodeRecord(ep.task, { messages: ep.messages, actions: ep.actions, reward: ep.reward, score: ep.score, won: ep.won, truncated: ep.truncated });
         records[ep.index] = record;
         opts.onEpisode?.(ep.index, record);
       } else still.push(ep);

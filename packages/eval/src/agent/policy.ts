@@ -24,6 +24,18 @@ export interface PolicyRequest {
 /** A policy that can be rebuilt inside a worker thread from plain data. */
 export type LocalPolicySpec = { kind: 'expert' } | { kind: 'random'; seed: number };
 
+/**
+ * Thrown by a policy that cannot answer this conversation at all, where asking again cannot help
+ * (a served model whose context the conversation outgrew): the episode ends there as truncated and
+ * the evaluation goes on. Any other error aborts the evaluation.
+ */
+export class PolicyLimitError extends Error {
+  override readonly name = 'PolicyLimitError';
+}
+
+/** A completion, or why the policy could not give one for this conversation (see PolicyLimitError). */
+export type PolicyAnswer = string | { truncated: string };
+
 export interface Policy {
   /** Shown in summaries and reports, e.g. "expert", "random(seed=0)", "http://host:8000 (model m)". */
   readonly name: string;
@@ -32,13 +44,24 @@ export interface Policy {
   /** Set when the policy is deterministic local code that workers can rebuild. */
   readonly workerSpec?: LocalPolicySpec;
   act(messages: ChatMessage[], context: PolicyContext): Promise<string>;
-  /** One completion per request, in order; episodes advancing in lockstep call this once per turn. */
-  actBatch(requests: readonly PolicyRequest[]): Promise<string[]>;
+  /**
+   * One answer per request, in order; episodes advancing in lockstep call this once per turn. A
+   * request the policy cannot answer (PolicyLimitError) answers `{ truncated }` without failing the others.
+   */
+  actBatch(requests: readonly PolicyRequest[]): Promise<PolicyAnswer[]>;
 }
 
 /** actBatch for policies with no cheaper batched form: each request on its own, concurrently. */
 export function mapBatch(act: Policy['act']): Policy['actBatch'] {
-  return (requests) => Promise.all(requests.map((r) => act(r.messages, r.context)));
+  return (requests) =>
+    Promise.all(
+      requests.map((r) =>
+        act(r.messages, r.context).catch((e: unknown): PolicyAnswer => {
+          if (e instanceof PolicyLimitError) return { truncated: e.message };
+          throw e;
+        }),
+      ),
+    );
 }
 
 const EXPERT_CACHE_SIZE = 256;

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { evaluateAgent } from './runner.js';
-import { chatCompletionsEndpoint, remotePolicy, RemotePolicyError } from './remote.js';
+import { PolicyLimitError } from './policy.js';
+import { chatCompletionsEndpoint, remotePolicy, RemotePolicyError, serverMessage } from './remote.js';
 
 type Handler = (body: { model: string; messages: { role: string; content: string }[]; temperature: number; max_tokens: number }, res: ServerResponse, req: IncomingMessage) => void;
 
@@ -85,19 +86,61 @@ describe('remotePolicy', () => {
     expect((err as Error).message).toMatch(/gave up after 2 attempts; last: timed out after 50 ms/);
   });
 
-  it('fails at once on a 4xx, naming the URL and the status', async () => {
+  it('fails at once on a 404 as bad input, naming the URL, the model, the server message and where the models are listed', async () => {
     let calls = 0;
     const url = await serve((_b, res) => {
       calls++;
-      res.writeHead(404).end('{"error":"model not found"}');
+      res.writeHead(404).end('{"error":{"message":"model \\"nope\\" is not served here","type":"not_found_error"}}');
     });
     const err = (await remotePolicy({ url, model: 'nope', backoffMs: 5 })
       .act([], ctx)
       .catch((e: unknown) => e)) as RemotePolicyError;
     expect(err).toBeInstanceOf(RemotePolicyError);
     expect(err.status).toBe(404);
-    expect(err.message).toMatch(new RegExp(`${url}/v1/chat/completions: HTTP 404: .*model not found`));
+    expect(err.badInput).toBe(true);
+    expect(err.message).toBe(
+      `[eval.agent] ${url}/v1/chat/completions: HTTP 404 for model "nope": model "nope" is not served here (a model name the server does not serve, or a wrong URL; GET ${url}/v1/models lists the served models)`,
+    );
     expect(calls).toBe(1);
+  });
+
+  it('fails at once on another 4xx (not bad input: the request itself was refused as malformed)', async () => {
+    const url = await serve((_b, res) => res.writeHead(422).end('unprocessable'));
+    const err = (await remotePolicy({ url, model: 'm', backoffMs: 5 })
+      .act([], ctx)
+      .catch((e: unknown) => e)) as RemotePolicyError;
+    expect(err.status).toBe(422);
+    expect(err.badInput).toBe(false);
+  });
+
+  it('a 400 or 413 refuses that conversation only: act throws PolicyLimitError, actBatch answers { truncated } for it and text for the rest', async () => {
+    let calls = 0;
+    const url = await serve((body, res) => {
+      calls++;
+      const text = body.messages[0]!.content;
+      if (text === 'long') res.writeHead(400).end(JSON.stringify({ error: { message: "This model's maximum context length is 32 tokens", type: 'invalid_request_error' } }));
+      else if (text === 'huge') res.writeHead(413).end('payload too large');
+      else reply(res, `echo ${text}`);
+    });
+    const policy = remotePolicy({ url, model: 'm', backoffMs: 5 });
+    const err = await policy.act([{ role: 'user', content: 'long' }], ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PolicyLimitError);
+    const answers = await policy.actBatch(['a', 'long', 'b', 'huge'].map((content) => ({ messages: [{ role: 'user' as const, content }], context: ctx })));
+    expect(answers).toEqual([
+      'echo a',
+      { truncated: `${url}/v1/chat/completions answered HTTP 400: This model's maximum context length is 32 tokens` },
+      'echo b',
+      { truncated: `${url}/v1/chat/completions answered HTTP 413: payload too large` },
+    ]);
+    expect(calls).toBe(5); // never retried
+  });
+
+  it('serverMessage reads OpenAI, {error: string}, {message} and plain-text error bodies', () => {
+    expect(serverMessage('{"error":{"message":"too long"}}')).toBe('too long');
+    expect(serverMessage('{"error":"no such model"}')).toBe('no such model');
+    expect(serverMessage('{"message":"bad"}')).toBe('bad');
+    expect(serverMessage('  plain\n text ')).toBe('plain text');
+    expect(serverMessage('{"detail":"x"}')).toBe('{"detail":"x"}');
   });
 
   it('gives up after the retries on a persistent 503, with the status', async () => {
@@ -147,5 +190,22 @@ describe('remotePolicy', () => {
     expect(summary.workers).toBe(1);
     expect(records).toHaveLength(2);
     for (const r of records) expect(r.steps).toBe(50);
+  });
+
+  it('an episode whose conversation the server refuses (400) ends as truncated and the run goes on', async () => {
+    // The server refuses a conversation once it holds more than 3 assistant turns, as a model with a small context would.
+    const url = await serve((body, res) => {
+      if (body.messages.filter((m) => m.role === 'assistant').length >= 3) res.writeHead(400).end('{"error":{"message":"maximum context length exceeded"}}');
+      else reply(res, `Action: ${/Admissible commands:\n- (.*)/.exec(body.messages.at(-1)!.content)![1]}`);
+    });
+    const { records, summary } = await evaluateAgent({ env: 'alfworld', policy: remotePolicy({ url, model: 'm' }), split: 'train', limit: 3 });
+    expect(records).toHaveLength(3);
+    for (const r of records) {
+      expect(r.steps).toBe(3);
+      expect(r.won).toBe(false);
+      expect(r.truncated).toBe(`${url}/v1/chat/completions answered HTTP 400: maximum context length exceeded`);
+      expect(r.messages.at(-1)!.role).toBe('user'); // the refused turn left no assistant message
+    }
+    expect(summary.overall).toMatchObject({ episodes: 3, wins: 0, truncated: 3 });
   });
 });

@@ -1,8 +1,10 @@
 // A policy served by any OpenAI-compatible chat endpoint (vLLM, lmdeploy, SGLang, DiffWorld's
 // wm-server): POST {url}/v1/chat/completions, retried with exponential backoff on 5xx, 429,
-// network errors and timeouts, at most `concurrency` requests in flight.
+// network errors and timeouts, at most `concurrency` requests in flight. A 400 or 413 refuses this
+// conversation (servers answer so when it outgrew the model's context): the episode ends as
+// truncated. A 401, 403 or 404 is the caller's setting (token, model name, URL) and fails at once.
 import type { ChatMessage } from '@diffworld/env-core';
-import { mapBatch, type Policy, type PolicyContext } from './policy.js';
+import { mapBatch, PolicyLimitError, type Policy, type PolicyContext } from './policy.js';
 
 export interface RemotePolicyOptions {
   /** Base URL of the server, e.g. http://127.0.0.1:8000 (a trailing /v1 is accepted). */
@@ -23,16 +25,43 @@ export interface RemotePolicyOptions {
   fetch?: typeof fetch;
 }
 
-/** A request that failed for good: names the endpoint, the status (or the network error) and the attempts. */
+/**
+ * A request that failed for good: names the endpoint, the status (or the network error) and the
+ * attempts. `badInput` (the CLI's exit code 2) when the caller's settings are wrong: URL, model, token.
+ */
 export class RemotePolicyError extends Error {
   override readonly name = 'RemotePolicyError';
   constructor(
     readonly endpoint: string,
     readonly status: number | undefined,
     message: string,
+    readonly badInput = false,
   ) {
     super(`[eval.agent] ${endpoint}: ${message}`);
   }
+}
+
+/** Statuses that refuse this conversation (too long for the model, or too large a body), not the server as a whole. */
+const REFUSED_CONVERSATION = new Set([400, 413]);
+/** Statuses that mean the caller's settings are wrong: every request would get the same answer. */
+const WRONG_SETTINGS: Readonly<Record<number, (endpoint: string) => string>> = {
+  401: () => 'the server wants a token',
+  403: () => 'the server refuses this client',
+  404: (endpoint) => `a model name the server does not serve, or a wrong URL; GET ${endpoint.replace(/\/chat\/completions$/, '/models')} lists the served models`,
+};
+
+/** The server's own words from an error body: OpenAI's {error: {message}}, {error: "…"}, {message}, or the text. */
+export function serverMessage(raw: string): string {
+  let text = raw;
+  try {
+    const body = JSON.parse(raw) as { error?: unknown; message?: unknown } | null;
+    const error = body?.error;
+    const message = typeof error === 'string' ? error : typeof (error as { message?: unknown } | undefined)?.message === 'string' ? (error as { message: string }).message : body?.message;
+    if (typeof message === 'string') text = message;
+  } catch {
+    // not JSON: the text as it came
+  }
+  return text.replace(/\s+/g, ' ').trim().slice(0, 300);
 }
 
 /** A counting semaphore: `run` waits for a free slot. */
@@ -94,6 +123,9 @@ export function remotePolicy(opts: RemotePolicyOptions): Policy {
       });
       const raw = await res.text();
       if (res.status >= 500 || res.status === 429) return { retry: `HTTP ${res.status}: ${raw.slice(0, 200)}` };
+      if (REFUSED_CONVERSATION.has(res.status)) throw new PolicyLimitError(`${endpoint} answered HTTP ${res.status}: ${serverMessage(raw)}`);
+      const wrong = WRONG_SETTINGS[res.status];
+      if (wrong !== undefined) throw new RemotePolicyError(endpoint, res.status, `HTTP ${res.status} for model "${opts.model}": ${serverMessage(raw)} (${wrong(endpoint)})`, true);
       if (!res.ok) throw new RemotePolicyError(endpoint, res.status, `HTTP ${res.status}: ${raw.slice(0, 300)}`);
       let body: unknown;
       try {
@@ -103,7 +135,7 @@ export function remotePolicy(opts: RemotePolicyOptions): Policy {
       }
       return { text: completionText(endpoint, body) };
     } catch (e) {
-      if (e instanceof RemotePolicyError) throw e;
+      if (e instanceof RemotePolicyError || e instanceof PolicyLimitError) throw e;
       if (controller.signal.aborted) return { retry: `timed out after ${timeoutMs} ms` };
       return { retry: `request failed: ${(e as Error).message}` };
     } finally {

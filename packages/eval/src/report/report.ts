@@ -18,6 +18,12 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const ci = (s: EpisodeSummary) => `[${pct(s.successCI95[0])}, ${pct(s.successCI95[1])}]`;
 const num = (x: number) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
 
+/** Episodes the policy could not finish (EpisodeRecord.truncated), with the first reason; empty when none. */
+function truncationNote(records: readonly EpisodeRecord[]): string {
+  const cut = records.filter((r) => r.truncated !== undefined);
+  return cut.length === 0 ? '' : `${cut.length} of ${records.length} episodes truncated because the policy could not answer (counted as not won; first: ${cut[0]!.truncated})`;
+}
+
 function defaultTitle(input: ReportInput): string {
   const s = input.agent?.summary;
   return s ? `DiffWorld agent evaluation: ${s.env} / ${s.split} / ${s.policy}` : 'DiffWorld training metrics';
@@ -52,6 +58,7 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
     const s = agent.summary;
     parts.push(
       `<p class="meta">env <b>${escapeXml(s.env)}</b> · split <b>${escapeXml(s.split)}</b> · policy <b>${escapeXml(s.policy)}</b> · seed ${s.seed} · ${s.overall.episodes} episodes · ${s.workers} worker(s) · ${s.episodesPerSecond.toFixed(2)} episodes/s</p>`,
+      ...(truncationNote(agent.records) ? [`<p class="meta" id="truncated"><b>${escapeXml(truncationNote(agent.records))}</b></p>`] : []),
       '<h2>Results</h2>',
       '<table id="summary"><tr><th>task type</th><th>episodes</th><th>success</th><th>95% CI (Wilson)</th><th>mean score</th><th>mean steps</th></tr>',
       ...summaryRows(s).map(
@@ -86,6 +93,7 @@ export function renderMarkdownReport(input: ReportInput): string {
     lines.push(
       `- env: ${s.env}, split: ${s.split}, policy: ${mdCell(s.policy)}, seed: ${s.seed}`,
       `- episodes: ${s.overall.episodes}, success: **${pct(s.overall.successRate)}** ${ci(s.overall)} (Wilson 95%), mean score: ${num(s.overall.meanScore)}, mean steps: ${num(s.overall.meanSteps)}`,
+      ...(truncationNote(agent.records) ? [`- **${mdCell(truncationNote(agent.records))}**`] : []),
       `- throughput: ${s.episodesPerSecond.toFixed(2)} episodes/s with ${s.workers} worker(s)`,
       '',
       '| task type | episodes | success | 95% CI | mean score | mean steps |',

@@ -1,11 +1,12 @@
 // Execution providers: which to try (cuda → webgpu → cpu, or DIFFWORLD_EP / an option), whether one
-// really initialises (a tiny session is created and run), and the fallback with one log line each.
+// really initialises (a tiny session is created and run), and one log line, once, naming the
+// provider chosen and why the faster ones were skipped.
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { encodeModel } from '../onnx/model.js';
-import { INSTALL_HINTS, RuntimeError, type ProviderFailure, type RuntimeIssue } from './errors.js';
+import { RuntimeError, type ProviderFailure, type RuntimeIssue } from './errors.js';
 
 export const PROVIDERS = ['cuda', 'webgpu', 'cpu'] as const;
 export type ProviderName = (typeof PROVIDERS)[number];
@@ -76,6 +77,8 @@ export class ProviderSelector {
   readonly #log: Logger;
   readonly #probes = new Map<ProviderName, Promise<ProbeResult>>();
   readonly #choices = new Map<string, Promise<ProviderName>>();
+  /** Whether the fallback line was written: once per selector, i.e. once per process for the default one. */
+  #noted = false;
 
   constructor(options: { probe?: Probe; logger?: Logger } = {}) {
     this.#probe = options.probe ?? probeProvider;
@@ -98,8 +101,9 @@ export class ProviderSelector {
   }
 
   /**
-   * The first provider of the order that works. Logs one line per provider skipped (once per
-   * order); throws RuntimeError `no_provider` with what to install when none works.
+   * The first provider of the order that works. When faster ones were skipped, logs one line (the
+   * first time only) naming the provider chosen and each skipped one's reason; `diffworld doctor`
+   * has the install hints. Throws RuntimeError `no_provider` with what to install when none works.
    */
   select(choice: ProviderChoice = {}): Promise<ProviderName> {
     const order = providerOrder(choice);
@@ -115,17 +119,28 @@ export class ProviderSelector {
 
   async #selectUncached(order: readonly ProviderName[]): Promise<ProviderName> {
     const failed: ProviderFailure[] = [];
-    for (const [i, provider] of order.entries()) {
+    for (const provider of order) {
       const r = await this.probe(provider);
-      if (r.ok) return provider;
-      failed.push({ provider, reason: r.reason });
-      const next = order[i + 1];
-      if (next !== undefined) {
-        this.#log(`[diffworld] ${provider} unavailable (${r.reason}); falling back to ${next}. To use ${provider}: ${INSTALL_HINTS[provider]}`);
+      if (r.ok) {
+        if (failed.length > 0 && !this.#noted) {
+          this.#noted = true;
+          this.#log(fallbackLine(provider, failed));
+        }
+        return provider;
       }
+      failed.push({ provider, reason: r.reason });
     }
     throw new RuntimeError({ code: 'no_provider', tried: failed });
   }
+}
+
+/**
+ * The one line a fallback prints, e.g. `[diffworld] running on cpu; skipped cuda (CUDA provider library
+ * not installed), webgpu (no Vulkan loader); \`npx diffworld doctor\` says how to enable them`.
+ */
+function fallbackLine(chosen: ProviderName, skipped: readonly ProviderFailure[]): string {
+  const why = skipped.map((f) => `${f.provider} (${f.reason})`).join(', ');
+  return `[diffworld] running on ${chosen}; skipped ${why}; \`npx diffworld doctor\` says how to enable ${skipped.length > 1 ? 'them' : 'it'}, DIFFWORLD_EP=${chosen} skips the check`;
 }
 
 let defaultSelector: ProviderSelector | undefined;
@@ -171,7 +186,11 @@ export async function probeProvider(provider: ProviderName): Promise<ProbeResult
     // Checked first: ORT prints a red error block to stderr when the library is missing.
     const dir = ortLibraryDir();
     const missing = CUDA_PROVIDER_FILES.filter((f) => !existsSync(join(dir, f)));
-    if (missing.length > 0) return { provider, ok: false, reason: `CUDA provider library not installed (${missing.join(', ')} missing in ${dir})` };
+    if (missing.length > 0) return { provider, ok: false, reason: `CUDA provider library not installed (no ${missing[0]} in onnxruntime-node)` };
+  }
+  if (provider === 'webgpu' && process.platform === 'linux' && !canLoad(VULKAN_LOADER)) {
+    // Checked first: without the loader Dawn prints a three-line warning to stderr before failing.
+    return { provider, ok: false, reason: `no Vulkan loader (${VULKAN_LOADER})` };
   }
   const t0 = performance.now();
   let session: InferenceSession | undefined;
@@ -186,6 +205,20 @@ export async function probeProvider(provider: ProviderName): Promise<ProbeResult
     return { provider, ok: false, reason: errorText(e) };
   } finally {
     await session?.release();
+  }
+}
+
+/** The Vulkan loader Dawn (ORT's WebGPU) opens on Linux. */
+const VULKAN_LOADER = 'libvulkan.so.1';
+
+/** Whether the dynamic linker finds a shared library (dlopen through koffi, a dependency already). */
+function canLoad(library: string): boolean {
+  const koffi = createRequire(import.meta.url)('koffi') as { load(name: string): { unload(): void } };
+  try {
+    koffi.load(library).unload();
+    return true;
+  } catch {
+    return false;
   }
 }
 
