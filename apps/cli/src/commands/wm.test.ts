@@ -84,6 +84,32 @@ describe('diffworld wm train', () => {
     expect(existsSync(join(out, 'model', 'config.json'))).toBe(true);
   }, 120_000);
 
+  it('a malformed row stops the run naming FILE:LINE (exit 2, no run left behind); --skip-bad trains without it and lists it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wm-bad-'));
+    const lines = readFileSync(data, 'utf8').trim().split('\n').slice(0, 40);
+    lines.splice(2, 0, '{"messages": [{"role": "user", "content": "cut off'); // line 3: not JSON
+    lines.splice(5, 0, '{"messages": [{"role": "robot", "content": "hi"}]}'); // line 6: JSON, not a chat row
+    const rows = join(dir, 'rows.jsonl');
+    writeFileSync(rows, `${lines.join('\n')}\n`);
+    const common = ['wm', 'train', '--config', config, '--data', rows, '--tokenizer', tokenizer, '--provider', 'cpu', '--steps', '1', '--eval-every', '0'];
+    const strict = await runCli(...common, '--out', join(dir, 'strict'));
+    expect(strict.code, strict.err).toBe(2);
+    expect(strict.err).toContain(`${rows}:3: not valid JSON`);
+    expect(strict.err).toContain('--skip-bad');
+    expect(existsSync(join(dir, 'strict', 'train_config.json'))).toBe(false); // the fixed file trains without --resume
+    const skip = await runCli(...common, '--out', join(dir, 'skip'), '--skip-bad');
+    expect(skip.code, skip.err).toBe(0);
+    const listed = skip.err.split('\n').filter((l) => l.startsWith('skipped '));
+    expect(listed).toHaveLength(2);
+    expect(listed[0]).toContain(`skipped ${rows}:3: not valid JSON`);
+    expect(listed[1]).toMatch(new RegExp(`^skipped ${rows.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6: .*role`));
+    expect(skip.err).toContain('2 malformed row(s) skipped (listed above)');
+    // Every one of the 40 good rows is accounted for: trained, held out or dropped with a reason.
+    const m = /(\d+) train \/ (\d+) eval examples \((\d+) too long, (\d+) without a target dropped, 2 malformed row\(s\) skipped\)/.exec(skip.out);
+    expect(m, skip.out).not.toBeNull();
+    expect(m!.slice(1).reduce((a, x) => a + Number(x), 0)).toBe(40);
+  }, 60_000);
+
   it('--precision float16 trains with a loss scale in the metrics', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'wm-cli-')), 'run');
     const r = await runCli('wm', 'train', '--config', config, '--data', data, '--tokenizer', tokenizer, '--out', out, '--provider', 'cpu', '--steps', '2', '--precision', 'float16');

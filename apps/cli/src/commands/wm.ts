@@ -95,10 +95,13 @@ const train: Command = {
     '  --out DIR           run directory',
     '  --config PATH       JSON settings (keys: objective, model, seed, seqLength, blockLength, batchSize,',
     '                      gradAccum, steps, lr, schedule, warmupRatio, minLrRatio, weightDecay, clipNorm,',
-    '                      evalEvery, evalBatches, evalFraction, saveEvery, keepLast, logEvery, saveDtype);',
+    '                      evalEvery, evalBatches, evalFraction, saveEvery, keepLast, logEvery, saveDtype,',
+    '                      skipBadRows);',
     '                      "model" is a Hugging Face config.json object (LLaMA, Mistral, Qwen2, Qwen3)',
     '  --init DIR|HUB_ID   start from a Hugging Face checkpoint directory, or a Hub model org/name[@revision],',
     '                      instead of random weights',
+    '  --skip-bad          skip malformed rows, each listed on stderr as FILE:LINE: what is wrong, instead',
+    '                      of stopping at the first one (exit 2); config key skipBadRows',
     '  --resume            continue the run in --out',
     '  --auto-resume       continue the run in --out if there is one, else start it (for Nx targets)',
     '  --provider NAME     cuda | webgpu | cpu (default: the first that works, in that order)',
@@ -133,6 +136,7 @@ const train: Command = {
     config: { type: 'string' },
     init: { type: 'string' },
     resume: { type: 'boolean' },
+    'skip-bad': { type: 'boolean' },
     'auto-resume': { type: 'boolean' },
     provider: { type: 'string' },
     'steps-per-call': { type: 'string' },
@@ -156,7 +160,8 @@ const train: Command = {
     if (precision !== 'float32' && precision !== 'bfloat16' && precision !== 'float16') throw new UsageError(`--precision must be float32, bfloat16 or float16, got "${precision}"`);
     const configPath = stringOpt(args, 'config');
     // A bad setting is a ConfigError naming its key path (exit 2).
-    const config: TrainConfig = resolveTrainConfig(configPath ? readJson(configPath, '--config') : undefined, overrides(args), configPath ?? 'train config');
+    const flags = { ...overrides(args), ...(args.values['skip-bad'] === true ? { skipBadRows: true } : {}) };
+    const config: TrainConfig = resolveTrainConfig(configPath ? readJson(configPath, '--config') : undefined, flags, configPath ?? 'train config');
     const initSpec = stringOpt(args, 'init');
     const init = initSpec === undefined ? undefined : (await resolveModelArg(initSpec, '--init', io)).dir;
     // A pretrained model brings its tokenizer; --tokenizer replaces it (or is needed from scratch).
@@ -181,7 +186,7 @@ const train: Command = {
         log: (line) => io.err(line),
       });
       io.out(
-        `${s.modelDir}: ${config.objective} world model after ${s.steps} steps — loss ${s.finalLoss.toFixed(4)}${s.evalLoss !== undefined ? `, eval loss ${s.evalLoss.toFixed(4)}` : ''}; ${s.examples.train} train / ${s.examples.eval} eval examples (${s.examples.dropped.too_long} too long, ${s.examples.dropped.no_target} without a target dropped); ${Math.round(s.tokensPerSecond)} tok/s on ${s.provider}`,
+        `${s.modelDir}: ${config.objective} world model after ${s.steps} steps — loss ${s.finalLoss.toFixed(4)}${s.evalLoss !== undefined ? `, eval loss ${s.evalLoss.toFixed(4)}` : ''}; ${s.examples.train} train / ${s.examples.eval} eval examples (${s.examples.dropped.too_long} too long, ${s.examples.dropped.no_target} without a target dropped${s.examples.skippedRows.length ? `, ${s.examples.skippedRows.length} malformed row(s) skipped` : ''}); ${Math.round(s.tokensPerSecond)} tok/s on ${s.provider}`,
       );
       return EXIT.ok;
     } catch (e) {

@@ -34,9 +34,10 @@ describe('the trainer config schema', () => {
     expect(problems([1, 2])).toEqual(['(root): must be a JSON object']);
   });
 
-  it('resume may change only the logging cadence and the step budget', () => {
+  it('resume may change only the logging cadence, the step budget and the bad-row policy', () => {
     const a = resolveTrainConfig({});
-    expect(resumeMismatches(a, { ...a, steps: 900, logEvery: 1 })).toEqual([]);
+    expect(a.skipBadRows).toBe(false);
+    expect(resumeMismatches(a, { ...a, steps: 900, logEvery: 1, skipBadRows: true })).toEqual([]);
     expect(resumeMismatches(a, { ...a, lr: 0.5 })).toEqual(['lr']);
   });
 });

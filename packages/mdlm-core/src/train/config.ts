@@ -70,6 +70,12 @@ export const trainConfigSchema = z
     logEvery: int(1).default(10),
     /** dtype of the final model's weights on disk (checkpoints for resuming are always float32). */
     saveDtype: z.enum(['float32', 'bfloat16']).default('float32'),
+    /**
+     * A malformed row (bad JSON, not a chat row) stops the run naming file:line (false), or is
+     * skipped and listed with its file:line and reason (true). Stopping is the default: a row that
+     * vanishes silently changes what was trained on.
+     */
+    skipBadRows: z.boolean().default(false),
   })
   .refine((c) => c.seqLength % c.blockLength === 0, { path: ['seqLength'], message: 'must be a multiple of blockLength' });
 
@@ -86,8 +92,11 @@ export function resolveTrainConfig(file: unknown, overrides: Partial<TrainConfig
   return parseConfig(trainConfigSchema, { ...((file ?? {}) as object), ...defined }, where);
 }
 
-/** The settings that must not change when a run is resumed (everything but logging cadence). */
+/**
+ * The settings that must not change when a run is resumed (everything but logging cadence, and
+ * skipBadRows: a run that got past loading trained on the same rows under either policy).
+ */
 export function resumeMismatches(saved: TrainConfig, now: TrainConfig): string[] {
-  const free = new Set<keyof TrainConfig>(['logEvery', 'keepLast', 'saveEvery', 'evalEvery', 'steps']);
+  const free = new Set<keyof TrainConfig>(['logEvery', 'keepLast', 'saveEvery', 'evalEvery', 'steps', 'skipBadRows']);
   return KEYS.filter((k) => !free.has(k) && JSON.stringify(saved[k]) !== JSON.stringify(now[k]));
 }

@@ -1,5 +1,6 @@
 // The trainer end to end: held-out loss, checkpoints kept-last-K, a loadable Hugging Face model
-// directory, and a run killed with SIGKILL at random moments resuming to the same final weights.
+// directory, two same-seed runs writing the same weights, and a run killed with SIGKILL at random
+// moments resuming to the same final weights.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,30 @@ import { loadCheckpoint } from '../checkpoint/index.js';
 import { resolveTrainConfig } from './config.js';
 import { MODEL, TOKENIZER, tok, tokenizerJson, transitions, transitionsDir, tinyRunConfig } from './testing/fixtures.js';
 import { trainWorldModel } from './trainer.js';
+
+/** Runs a training run in its own process; with `kill`, SIGKILL lands `delayMs` after it has logged `afterSteps` steps (mid-step or mid-checkpoint). */
+function trainInChild(run: { config: object; data: string[]; out: string; resume: boolean }, kill?: { afterSteps: number; delayMs: number }) {
+  return new Promise<{ code: number | null; killed: boolean; output: string }>((resolve, reject) => {
+    const p = spawn(
+      process.execPath,
+      ['--conditions=@diffworld/source', '--import', 'tsx', new URL('./testing/train-child.ts', import.meta.url).pathname, JSON.stringify({ ...run, tokenizer: TOKENIZER })],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '',
+      killed = false,
+      timer: NodeJS.Timeout | undefined;
+    p.stdout.on('data', (d: Buffer) => {
+      output += d.toString();
+      if (kill && !timer && (output.match(/^step \d+\//gm)?.length ?? 0) >= kill.afterSteps) timer = setTimeout(() => ((killed = p.kill('SIGKILL')), undefined), kill.delayMs);
+    });
+    p.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    p.on('error', reject);
+    p.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, killed, output });
+    });
+  });
+}
 
 describe('trainWorldModel', () => {
   it('on the committed ALFWorld corpus the training and held-out losses fall', async () => {
@@ -71,39 +96,29 @@ describe('trainWorldModel', () => {
     await expect(trainWorldModel({ config: { ...config, lr: 0.5 }, data: [data], tokenizer: tok, tokenizerJson, out, provider: 'cpu', resume: true })).rejects.toThrow('settings differ from the run');
   }, 60_000);
 
+  it('two same-seed runs in separate processes, every core each, write the same model.safetensors', async () => {
+    // The committed ALFWorld corpus in 256-token rows: bd3 looks up 2,048 embeddings per step, enough
+    // for the old ScatterND embedding gradient's thread race to part two runs within a few steps.
+    const dir = mkdtempSync(join(tmpdir(), 'wm-seed-'));
+    const data = new URL('../../../../test-data/wm/alfworld-train.jsonl', import.meta.url).pathname;
+    const config = { objective: 'bd3', model: MODEL, seqLength: 256, batchSize: 4, steps: 5, lr: 2e-3, evalFraction: 0, evalEvery: 0, saveEvery: 0, logEvery: 1 };
+    const runs = await Promise.all(['a', 'b'].map((name) => trainInChild({ config, data: [data], out: join(dir, name), resume: false })));
+    for (const r of runs) expect(r.code, r.output).toBe(0);
+    const losses = (name: string) =>
+      readFileSync(join(dir, name, 'metrics.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { loss: number }).loss);
+    expect(losses('b')).toEqual(losses('a'));
+    expect(readFileSync(join(dir, 'b', 'model', 'model.safetensors')).equals(readFileSync(join(dir, 'a', 'model', 'model.safetensors')))).toBe(true);
+  }, 120_000); // 33–55 s on the loaded 2-core machine
+
   it('a run killed with SIGKILL at random moments resumes to the same final weights, bit for bit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wm-kill-'));
     const data = join(dir, 'rows.jsonl');
     transitions(data);
     const config = { objective: 'bd3', model: MODEL, seqLength: 64, batchSize: 4, gradAccum: 2, steps: 30, evalFraction: 0.2, evalEvery: 10, saveEvery: 2, keepLast: 2, logEvery: 1 };
-    /** Runs the child; with `kill`, SIGKILL lands `delayMs` after it has logged `afterSteps` steps (mid-step or mid-checkpoint). */
-    const child = (out: string, resume: boolean, kill?: { afterSteps: number; delayMs: number }) =>
-      new Promise<{ code: number | null; killed: boolean; output: string }>((resolve, reject) => {
-        const p = spawn(
-          process.execPath,
-          [
-            '--conditions=@diffworld/source',
-            '--import',
-            'tsx',
-            new URL('./testing/train-child.ts', import.meta.url).pathname,
-            JSON.stringify({ config, data: [data], tokenizer: TOKENIZER, out, resume }),
-          ],
-          { stdio: ['ignore', 'pipe', 'pipe'] },
-        );
-        let output = '',
-          killed = false,
-          timer: NodeJS.Timeout | undefined;
-        p.stdout.on('data', (d: Buffer) => {
-          output += d.toString();
-          if (kill && !timer && (output.match(/^step \d+\//gm)?.length ?? 0) >= kill.afterSteps) timer = setTimeout(() => ((killed = p.kill('SIGKILL')), undefined), kill.delayMs);
-        });
-        p.stderr.on('data', (d: Buffer) => (output += d.toString()));
-        p.on('error', reject);
-        p.on('close', (code) => {
-          clearTimeout(timer);
-          resolve({ code, killed, output });
-        });
-      });
+    const child = (out: string, resume: boolean, kill?: { afterSteps: number; delayMs: number }) => trainInChild({ config, data: [data], out, resume }, kill);
     const whole = await child(join(dir, 'whole'), false);
     expect(whole.code, whole.output).toBe(0);
     const seed = Date.now() % 100_000;

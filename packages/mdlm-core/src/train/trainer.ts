@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Rng, contentHash, readRows, writeFileAtomic } from '@diffworld/dataset';
+import { DatasetError, type ReadOptions, Rng, contentHash, readRows, writeFileAtomic } from '@diffworld/dataset';
 import type { Tokenizer } from '@diffworld/tokenizer';
 import { checkpointDirName, latestCheckpoint, loadCheckpoint, pruneCheckpoints, saveCheckpoint, splitSnapshot, sweepStaleTemp, weightArrays } from '../checkpoint/index.js';
 import { type ModelConfig, parseHfConfig, toHfConfig } from '../nn/config.js';
@@ -66,7 +66,8 @@ export interface TrainSummary {
   steps: number;
   finalLoss: number;
   evalLoss: number | undefined;
-  examples: { train: number; eval: number; dropped: Record<DropReason, number>; skippedRows: number };
+  /** skippedRows: `file:line: what is wrong` for each malformed row left out (config skipBadRows). */
+  examples: { train: number; eval: number; dropped: Record<DropReason, number>; skippedRows: string[] };
   tokensPerSecond: number;
   provider: ProviderName;
   modelDir: string;
@@ -80,18 +81,42 @@ interface Corpus {
   train: TrainExample[];
   eval: TrainExample[];
   dropped: Record<DropReason, number>;
-  skippedRows: number;
+  skippedRows: string[];
 }
 
-async function loadExamples(files: readonly string[], tok: Tokenizer, cfg: TrainConfig, eosId: number, sink: Corpus, route: (key: string) => 'train' | 'eval'): Promise<void> {
+/** What a strict read's error tells the trainer's user to do (the dataset's own hint names `data`'s flags). */
+const BAD_ROW_HINT = 'fix the row, or pass --skip-bad (train config "skipBadRows": true) to skip and list malformed rows';
+
+async function loadExamples(
+  files: readonly string[],
+  tok: Tokenizer,
+  cfg: TrainConfig,
+  eosId: number,
+  sink: Corpus,
+  route: (key: string) => 'train' | 'eval',
+  log: (line: string) => void,
+): Promise<void> {
+  const policy: ReadOptions = cfg.skipBadRows
+    ? {
+        policy: 'skip',
+        onIssue: (m) => {
+          sink.skippedRows.push(m);
+          log(`skipped ${m}`);
+        },
+      }
+    : { policy: 'strict' };
   for (const file of files) {
-    const rows = readRows(file, { policy: 'skip' });
-    for await (const row of rows) {
-      const ex = chatExample(tok, row.messages, { objective: cfg.objective, blockLength: cfg.blockLength, maxLength: cfg.seqLength, eosId });
-      if (typeof ex === 'string') sink.dropped[ex]++;
-      else sink[route(contentHash(row))].push(ex);
+    try {
+      for await (const row of readRows(file, policy)) {
+        const ex = chatExample(tok, row.messages, { objective: cfg.objective, blockLength: cfg.blockLength, maxLength: cfg.seqLength, eosId });
+        if (typeof ex === 'string') sink.dropped[ex]++;
+        else sink[route(contentHash(row))].push(ex);
+      }
+    } catch (e) {
+      // Same `file:line: what is wrong` text as `data validate`; only the hint is the trainer's.
+      if (e instanceof DatasetError && e.badInput && (e.issue.code === 'malformed_line' || e.issue.code === 'invalid_row')) throw new DatasetError({ ...e.issue, hint: BAD_ROW_HINT });
+      throw e;
     }
-    sink.skippedRows += rows.report.skipped;
   }
 }
 
@@ -157,7 +182,6 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   } else if (existsSync(configPath)) {
     throw new TrainError(`${o.out} already holds a run; pass --resume to continue it or choose another --out`);
   }
-  if (!resumeFrom) await writeFileAtomic(configPath, `${JSON.stringify({ config: cfg, init: o.init ?? null }, null, 2)}\n`);
 
   // --- the model
   let model: ModelConfig;
@@ -198,19 +222,21 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   if (cfg.seqLength > model.maxPositions) throw new TrainError(`seqLength ${cfg.seqLength} exceeds the model's max_position_embeddings ${model.maxPositions}`);
 
   // --- the data
-  const corpus: Corpus = { train: [], eval: [], dropped: { too_long: 0, no_target: 0 }, skippedRows: 0 };
+  const corpus: Corpus = { train: [], eval: [], dropped: { too_long: 0, no_target: 0 }, skippedRows: [] };
   const holdOut = o.evalData?.length
     ? () => 'train' as const
     : (key: string) => (cfg.evalFraction > 0 && Number.parseInt(key.slice(0, 8), 16) / 2 ** 32 < cfg.evalFraction ? ('eval' as const) : ('train' as const));
-  await loadExamples(o.data, tok, cfg, eosId, corpus, holdOut);
-  if (o.evalData?.length) await loadExamples(o.evalData, tok, cfg, eosId, corpus, () => 'eval');
+  await loadExamples(o.data, tok, cfg, eosId, corpus, holdOut, log);
+  if (o.evalData?.length) await loadExamples(o.evalData, tok, cfg, eosId, corpus, () => 'eval', log);
   if (corpus.train.length === 0)
     throw new TrainError(
-      `no training examples in ${o.data.join(', ')} (dropped: ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without an assistant last message)`,
+      `no training examples in ${o.data.join(', ')} (dropped: ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without an assistant last message, ${corpus.skippedRows.length} malformed)`,
     );
   log(
-    `data: ${corpus.train.length} train / ${corpus.eval.length} eval examples; dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target; ${corpus.skippedRows} malformed rows skipped`,
+    `data: ${corpus.train.length} train / ${corpus.eval.length} eval examples; dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target${corpus.skippedRows.length ? `; ${corpus.skippedRows.length} malformed row(s) skipped (listed above)` : ''}`,
   );
+  // Written once the run can start: a failed start (bad rows, a model that does not fit) leaves no run to --resume.
+  if (!resumeFrom) await writeFileAtomic(configPath, `${JSON.stringify({ config: cfg, init: o.init ?? null }, null, 2)}\n`);
 
   const spec: ObjectiveSpec = { objective: cfg.objective, model, batch: cfg.batchSize, length: cfg.seqLength, blockLength: cfg.blockLength, maskId: maskId ?? 0, maskRange: cfg.maskRange };
   const stepSpec = objectiveStepSpec(spec, { optimizer: { weightDecay: cfg.weightDecay }, clipNorm: cfg.clipNorm });

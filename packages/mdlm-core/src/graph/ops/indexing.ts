@@ -4,7 +4,7 @@ import { type OpDef, defineOp, int, str } from '../op.js';
 import { GraphError, formatShape, normAxis } from '../shape.js';
 import type { Tensor } from '../tensor.js';
 import { fill, zerosLike } from './misc.js';
-import { reshape } from './shape-ops.js';
+import { expand, reshape } from './shape-ops.js';
 
 function assertIndices(op: string, t: Tensor): void {
   if (t.dtype !== 'int64' && t.dtype !== 'int32') throw new GraphError(op, `indices must be int64 or int32, got ${t.dtype}`);
@@ -24,10 +24,14 @@ export const Gather: OpDef<AxisAttrs> = defineOp<AxisAttrs>({
   vjp: ({ inputs: [data, indices], dy, attrs: { axis } }) => {
     if (normAxis('Gather', axis, data!.rank) !== 0) throw new GraphError('Gather', 'gradient is implemented for axis 0 (embedding lookups) only');
     // Rows of dy are added into the rows of a zero table that the indices name (repeats add up).
+    // ScatterElements, not ScatterND: ORT's CPU ScatterND(add) splits the indices over intra-op
+    // threads that add into the same rows unordered and unlocked, so same-seed runs drifted apart
+    // (issue 31); its ScatterElements adds element by element in index order on one thread. The
+    // cost is the index broadcast to dy's shape and a slower kernel (README: "Seeded runs").
     const rest = data!.shape.slice(1);
-    const idx = reshape(indices!, [-1, 1]);
     const upd = reshape(dy, [-1, ...rest]);
-    return [scatterND(fill(data!.graph, data!.shape, 0, data!.dtype), idx, upd, 'add'), null];
+    const idx = expand(reshape(indices!, [-1, ...rest.map(() => 1)]), upd.shape);
+    return [scatterElements(fill(data!.graph, data!.shape, 0, data!.dtype), idx, upd, 0, 'add'), null];
   },
 });
 
@@ -77,6 +81,7 @@ export const GatherND: OpDef<Record<string, never>> = defineOp<Record<string, ne
     return { dtype: data!.dtype, shape: [...indices!.shape.slice(0, -1), ...data!.shape.slice(k)] };
   },
   onnx: () => ({ opType: 'GatherND' }),
+  // ScatterND(add) races on repeated indices (see Gather); the model gathers distinct positions (logitsAt).
   vjp: ({ inputs: [data, indices], dy }) => [scatterND(zerosLike(data!), indices!, dy, 'add'), null],
 });
 
