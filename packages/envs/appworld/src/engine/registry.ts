@@ -6,7 +6,7 @@ import { gmailApis } from './apps/gmail.js';
 import { phoneApis } from './apps/phone.js';
 import { simpleNoteApis } from './apps/simple_note.js';
 import { splitwiseApis } from './apps/splitwise.js';
-import { spotifyApis } from './apps/spotify.js';
+import { spotifyApis } from './apps/spotify/index.js';
 import { supervisorApis } from './apps/supervisor.js';
 import { todoistApis } from './apps/todoist.js';
 import { venmoApis } from './apps/venmo.js';

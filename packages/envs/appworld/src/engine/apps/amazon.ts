@@ -9,9 +9,9 @@ import { rankByQuery, rankedPage as listing } from '../ranked.js';
 import { EMAIL, opt, PAGE_LIMIT_UNCAPPED, PAGING, req, sortBy } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args, type Json } from '../types.js';
 import { AMAZON_PRICING, RELATIVE_SIZES } from '../../world/amazon.js';
-import { accountApis, userById } from './common.js';
+import { accountApis, userById } from './shared/accounts.js';
 import { DOWNLOAD_PARAMS, downloadToFileSystem } from './file_system.js';
-import { paymentCardApis } from './payment_cards.js';
+import { paymentCardApis } from './shared/payment-cards.js';
 import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('amazon');

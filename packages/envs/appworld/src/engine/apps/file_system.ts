@@ -3,8 +3,8 @@
 import { declarer, me, ok, optBool, optStr, str } from '../define.js';
 import { opt, req } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args } from '../types.js';
-import { userById } from './common.js';
-import { accountApis } from './common.js';
+import { userById } from './shared/accounts.js';
+import { accountApis } from './shared/accounts.js';
 import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('file_system');

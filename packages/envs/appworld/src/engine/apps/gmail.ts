@@ -6,7 +6,7 @@ import { inDateRange, pageOf } from '../listing.js';
 import { DATE_RANGE, EMAIL, opt, PAGING, req, sortBy } from '../params.js';
 import { rankByQuery, rankedPage } from '../ranked.js';
 import { ApiError, type ApiContext, type ApiDef, type Args, type Json } from '../types.js';
-import { accountApis, userByEmail, userById } from './common.js';
+import { accountApis, userByEmail, userById } from './shared/accounts.js';
 import { routed, sharedRoutes } from '../routes.js';
 import { downloadToFileSystem, readFromFileSystem } from './file_system.js';
 

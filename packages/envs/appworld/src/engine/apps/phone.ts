@@ -4,7 +4,7 @@ import { pageOf } from '../listing.js';
 import { rankByQuery, rankedPage } from '../ranked.js';
 import { EMAIL, opt, PAGING, req, sortBy } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
-import { accountApis, userById } from './common.js';
+import { accountApis, userById } from './shared/accounts.js';
 import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('phone');

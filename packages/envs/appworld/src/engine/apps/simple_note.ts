@@ -4,7 +4,7 @@ import { pageOf } from '../listing.js';
 import { rankByQuery, rankedPage } from '../ranked.js';
 import { opt, PAGING, req, sortBy } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef } from '../types.js';
-import { accountApis } from './common.js';
+import { accountApis } from './shared/accounts.js';
 import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('simple_note');

@@ -2,7 +2,7 @@
 import { declarer, ok } from '../define.js';
 import { opt } from '../params.js';
 import { ApiError, type ApiDef, type Json } from '../types.js';
-import { userById } from './common.js';
+import { userById } from './shared/accounts.js';
 import { routed } from '../routes.js';
 
 const def = declarer('supervisor');

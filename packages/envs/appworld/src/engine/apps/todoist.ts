@@ -5,9 +5,9 @@ import { declarer, me, notFound, ok, optBool, optNum, optStr, str } from '../def
 import { rankByQuery } from '../ranked.js';
 import { EMAIL, opt, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_UNCAPPED, PAGING, req } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Args, type Json, type ParamDef } from '../types.js';
-import { accountApis, userByEmail, userById, type UserRow } from './common.js';
+import { accountApis, userByEmail, userById, type UserRow } from './shared/accounts.js';
 import { downloadToFileSystem, readFromFileSystem } from './file_system.js';
-import { notificationApis } from './notifications.js';
+import { notificationApis } from './shared/notifications.js';
 import { routed, sharedRoutes } from '../routes.js';
 import { TODOIST_COLORS, TODOIST_PRIORITIES } from '../../world/todoist.js';
 

@@ -4,9 +4,9 @@ import { inDateRange, pageOf } from '../listing.js';
 import { rankByQuery, rankedPage } from '../ranked.js';
 import { DATE_RANGE, opt, PAGING, req, sortBy, ACCESS_TOKEN, EMAIL } from '../params.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
-import { paymentCardApis } from './payment_cards.js';
+import { paymentCardApis } from './shared/payment-cards.js';
 import { DOWNLOAD_PARAMS, downloadToFileSystem } from './file_system.js';
-import { accountApis, userByEmail, userById, type UserRow } from './common.js';
+import { accountApis, userByEmail, userById, type UserRow } from './shared/accounts.js';
 import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('venmo');
