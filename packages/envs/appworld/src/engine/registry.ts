@@ -1,5 +1,5 @@
 // The static table of every implemented API, keyed `<app>__<api>` (the harness's tool names).
-import { amazonApis } from './apps/amazon.js';
+import { amazonApis } from './apps/amazon/index.js';
 import { apiDocsApis } from './apps/api_docs.js';
 import { fileSystemApis } from './apps/file_system.js';
 import { gmailApis } from './apps/gmail.js';
