@@ -5,7 +5,7 @@ import { fileSystemApis } from './apps/file_system.js';
 import { gmailApis } from './apps/gmail.js';
 import { phoneApis } from './apps/phone.js';
 import { simpleNoteApis } from './apps/simple_note.js';
-import { splitwiseApis } from './apps/splitwise.js';
+import { splitwiseApis } from './apps/splitwise/index.js';
 import { spotifyApis } from './apps/spotify/index.js';
 import { supervisorApis } from './apps/supervisor.js';
 import { todoistApis } from './apps/todoist.js';
