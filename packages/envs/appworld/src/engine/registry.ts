@@ -8,7 +8,7 @@ import { simpleNoteApis } from './apps/simple_note.js';
 import { splitwiseApis } from './apps/splitwise/index.js';
 import { spotifyApis } from './apps/spotify/index.js';
 import { supervisorApis } from './apps/supervisor.js';
-import { todoistApis } from './apps/todoist.js';
+import { todoistApis } from './apps/todoist/index.js';
 import { venmoApis } from './apps/venmo.js';
 import type { ApiDef } from './types.js';
 
