@@ -9,7 +9,7 @@ import { splitwiseApis } from './apps/splitwise/index.js';
 import { spotifyApis } from './apps/spotify/index.js';
 import { supervisorApis } from './apps/supervisor.js';
 import { todoistApis } from './apps/todoist/index.js';
-import { venmoApis } from './apps/venmo.js';
+import { venmoApis } from './apps/venmo/index.js';
 import type { ApiDef } from './types.js';
 
 /** The apps in AppWorld's listing order; every one has all of its APIs. */
