@@ -2,7 +2,7 @@
 import { amazonApis } from './apps/amazon/index.js';
 import { apiDocsApis } from './apps/api_docs.js';
 import { fileSystemApis } from './apps/file_system.js';
-import { gmailApis } from './apps/gmail.js';
+import { gmailApis } from './apps/gmail/index.js';
 import { phoneApis } from './apps/phone.js';
 import { simpleNoteApis } from './apps/simple_note.js';
 import { splitwiseApis } from './apps/splitwise/index.js';
