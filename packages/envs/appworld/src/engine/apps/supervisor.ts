@@ -11,9 +11,11 @@ const def = declarer('supervisor');
 
 const apis: ApiDef[] = [
   def('show_active_task', { response: { instruction: 'string', status: 'string', answer: 'string' }, auth: false, description: "Show the supervisor's active task." }, (ctx) => {
-    const t = ctx.db.prepare('SELECT instruction, status, answer FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(ctx.supervisorId) as
-      | { instruction: string; status: string; answer: string | null }
-      | undefined;
+    const t = row<{ instruction: string; status: string; answer: string | null }>(
+      ctx,
+      'SELECT instruction, status, answer FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1',
+      ctx.supervisorId,
+    );
     if (!t) throw new ApiError(422, 'There is no active task.');
     return { instruction: t.instruction, status: t.status, answer: t.answer };
   }),

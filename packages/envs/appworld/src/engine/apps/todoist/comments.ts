@@ -3,6 +3,7 @@ import { declarer, me, notFound, ok, optStr, str } from '../../define.js';
 import { opt, PAGING, req } from '../../params.js';
 import type { ApiDef } from '../../types.js';
 import { downloadToFileSystem } from '../file_system.js';
+import { row } from '../../tables.js';
 import { commentRows, collaboratorsOf, myTask, ownComment, visibleComment } from './tables.js';
 import { COMMENT, commentView, MESSAGE } from './views.js';
 import { attach, myName, notify, page } from './helpers.js';
@@ -64,9 +65,7 @@ export const commentApis: ApiDef[] = [
     },
     (ctx, a) => {
       const c = visibleComment(ctx, Number(a.task_comment_id));
-      const f = ctx.db.prepare('SELECT * FROM todoist_attachments WHERE task_comment_id = ? AND file_name = ?').get(c.id, str(a, 'attachment_file_name')) as
-        | { file_name: string; content: string }
-        | undefined;
+      const f = row<{ file_name: string; content: string }>(ctx, 'SELECT * FROM todoist_attachments WHERE task_comment_id = ? AND file_name = ?', c.id, str(a, 'attachment_file_name'));
       if (!f) notFound('attachment');
       return ok('Attachment downloaded.', {
         file_path: downloadToFileSystem(ctx, str(a, 'file_system_access_token'), optStr(a, 'download_to_file_path'), f.file_name, f.content, a.overwrite === true),
