@@ -1,15 +1,15 @@
 // The static table of every implemented API, keyed `<app>__<api>` (the harness's tool names).
-import { amazonApis } from './apps/amazon.js';
+import { amazonApis } from './apps/amazon/index.js';
 import { apiDocsApis } from './apps/api_docs.js';
 import { fileSystemApis } from './apps/file_system.js';
-import { gmailApis } from './apps/gmail.js';
+import { gmailApis } from './apps/gmail/index.js';
 import { phoneApis } from './apps/phone.js';
 import { simpleNoteApis } from './apps/simple_note.js';
-import { splitwiseApis } from './apps/splitwise.js';
-import { spotifyApis } from './apps/spotify.js';
+import { splitwiseApis } from './apps/splitwise/index.js';
+import { spotifyApis } from './apps/spotify/index.js';
 import { supervisorApis } from './apps/supervisor.js';
-import { todoistApis } from './apps/todoist.js';
-import { venmoApis } from './apps/venmo.js';
+import { todoistApis } from './apps/todoist/index.js';
+import { venmoApis } from './apps/venmo/index.js';
 import type { ApiDef } from './types.js';
 
 /** The apps in AppWorld's listing order; every one has all of its APIs. */

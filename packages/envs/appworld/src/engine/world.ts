@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { DEFAULT_WORLD_SIZE, generateWorld, type WorldSize } from '../world/generate.js';
 import { changeLogSql, DEFAULT_DATETIME } from '../world/schema.js';
-import { accountUser } from './apps/common.js';
+import { accountUser } from './apps/shared/accounts.js';
 import { EpisodeStart } from './episode-start.js';
 import { API_REGISTRY } from './registry.js';
 import { issueToken, newEpisodeKey, verifyToken } from './tokens.js';

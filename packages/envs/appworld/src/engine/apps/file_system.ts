@@ -2,9 +2,10 @@
 // listings return absolute paths and directories end with `/`.
 import { declarer, me, ok, optBool, optStr, str } from '../define.js';
 import { opt, req } from '../params.js';
+import { select, table } from '../tables.js';
 import { ApiError, type ApiContext, type ApiDef, type Args } from '../types.js';
-import { userById } from './common.js';
-import { accountApis } from './common.js';
+import { userById } from './shared/accounts.js';
+import { accountApis } from './shared/accounts.js';
 import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('file_system');
@@ -19,6 +20,9 @@ interface Entry {
   created_at: string;
   updated_at: string;
 }
+const entries = table<Entry>('fs_entries');
+/** Just the path and type of entries (directory listings). */
+const entryKinds = select<Pick<Entry, 'path' | 'type'>>('SELECT path, type FROM fs_entries');
 
 export function homeOf(ctx: ApiContext, userId: number): string {
   return `/home/${userById(ctx, userId)!.first_name.toLowerCase()}/`;
@@ -42,7 +46,7 @@ function resolve(ctx: ApiContext, raw: string, kind: 'file' | 'directory', param
 }
 
 const parentOf = (path: string) => path.replace(/[^/]+\/?$/, '');
-const entry = (ctx: ApiContext, path: string) => ctx.db.prepare('SELECT * FROM fs_entries WHERE owner_id = ? AND path = ?').get(me(ctx), path) as Entry | undefined;
+const entry = (ctx: ApiContext, path: string) => entries.one(ctx, 'WHERE owner_id = ? AND path = ?', me(ctx), path);
 
 function requireFile(ctx: ApiContext, raw: string): Entry {
   const e = entry(ctx, resolve(ctx, raw, 'file'));
@@ -99,10 +103,7 @@ const apis: ApiDef[] = [
       const recursive = optBool(a, 'recursive') !== false;
       const type = optStr(a, 'entry_type') ?? 'all';
       const sub = optStr(a, 'substring');
-      const stored = ctx.db.prepare('SELECT path, type FROM fs_entries WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path').all(me(ctx), dir, dir.length, dir) as Pick<
-        Entry,
-        'path' | 'type'
-      >[];
+      const stored = entryKinds.all(ctx, 'WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path', me(ctx), dir, dir.length, dir);
       // Directories above the home (the root, /home/) hold no rows of their own: they exist as the
       // ancestors of the person's entries, and list as directories.
       const implied = new Set<string>();
@@ -254,7 +255,7 @@ const apis: ApiDef[] = [
       requireDir(ctx, parentOf(target), parentOf(target));
       const existing = entry(ctx, target);
       if (existing && (existing.type === 'directory' || !optBool(a, 'overwrite'))) throw new ApiError(422, `The file "${target}" already exists.`);
-      const inside = ctx.db.prepare('SELECT * FROM fs_entries WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path').all(me(ctx), dir, dir.length, dir) as Entry[];
+      const inside = entries.all(ctx, 'WHERE owner_id = ? AND path > ? AND substr(path, 1, ?) = ? ORDER BY path', me(ctx), dir, dir.length, dir);
       // The archive is a JSON manifest of the tree (paths relative to the directory), so decompress restores it exactly.
       const manifest = inside.map((e) => ({ path: e.path.slice(dir.length), type: e.type, content: e.content, created_at: e.created_at, updated_at: e.updated_at }));
       if (existing) ctx.db.prepare('DELETE FROM fs_entries WHERE id = ?').run(existing.id);
@@ -333,7 +334,7 @@ function transferDirectory(ctx: ApiContext, a: Args, move: boolean): string {
   if (existing && !optBool(a, 'overwrite')) throw new ApiError(422, `The directory "${dest}" already exists.`);
   if (existing) ctx.db.prepare('DELETE FROM fs_entries WHERE owner_id = ? AND substr(path, 1, ?) = ?').run(me(ctx), dest.length, dest);
   const keep = optBool(a, 'retain_dates') === true;
-  const tree = ctx.db.prepare('SELECT * FROM fs_entries WHERE owner_id = ? AND substr(path, 1, ?) = ? ORDER BY path').all(me(ctx), src.length, src) as Entry[];
+  const tree = entries.all(ctx, 'WHERE owner_id = ? AND substr(path, 1, ?) = ? ORDER BY path', me(ctx), src.length, src);
   for (const e of tree) {
     const path = dest + e.path.slice(src.length);
     if (move) ctx.db.prepare('UPDATE fs_entries SET path = ?, updated_at = ? WHERE id = ?').run(path, keep ? e.updated_at : ctx.now, e.id);

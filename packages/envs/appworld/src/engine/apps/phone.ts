@@ -3,8 +3,9 @@ import { declarer, jsonList, me, notFound, ok, optBool, optNum, optStr, str } fr
 import { pageOf } from '../listing.js';
 import { rankByQuery, rankedPage } from '../ranked.js';
 import { EMAIL, opt, PAGING, req, sortBy } from '../params.js';
+import { row, rows, table } from '../tables.js';
 import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
-import { accountApis, userById } from './common.js';
+import { accountApis, userById } from './shared/accounts.js';
 import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('phone');
@@ -40,6 +41,8 @@ interface AlarmRow {
   vibration: number;
   created_at: string;
 }
+const contacts = table<ContactRow>('contacts');
+const alarms = table<AlarmRow>('alarms');
 
 const contactView = (c: ContactRow) => ({
   contact_id: c.id,
@@ -62,7 +65,7 @@ function personView(ctx: ApiContext, id: number): Json {
 function partyView(ctx: ApiContext, id: number): Json {
   const u = userById(ctx, id);
   if (!u) return null;
-  const c = ctx.db.prepare('SELECT id FROM contacts WHERE owner_id = ? AND phone_number = ? ORDER BY id').get(me(ctx), u.phone_number) as { id: number } | undefined;
+  const c = row<{ id: number }>(ctx, 'SELECT id FROM contacts WHERE owner_id = ? AND phone_number = ? ORDER BY id', me(ctx), u.phone_number);
   return { contact_id: c?.id ?? null, name: `${u.first_name} ${u.last_name}`, phone_number: u.phone_number };
 }
 const PARTY = { contact_id: 1, name: 'string', phone_number: 'string' };
@@ -102,7 +105,7 @@ const alarmView = (ctx: ApiContext, a: AlarmRow) => ({
 });
 
 function ownContact(ctx: ApiContext, id: number): ContactRow {
-  const c = ctx.db.prepare('SELECT * FROM contacts WHERE id = ?').get(id) as ContactRow | undefined;
+  const c = contacts.byId(ctx, id);
   if (!c) notFound('contact');
   if (c.owner_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this contact.');
   return c;
@@ -121,15 +124,15 @@ const apis: ApiDef[] = [
     return { date, time };
   }),
   def('show_contact_relationships', { response: ['string'], description: 'Get a list of all relationships available in your contact book.' }, (ctx) => {
-    const rows = ctx.db.prepare('SELECT relationships FROM contacts WHERE owner_id = ?').all(me(ctx)) as { relationships: string }[];
-    return [...new Set(rows.flatMap((r) => jsonList(r.relationships)))].sort();
+    const found = rows<{ relationships: string }>(ctx, 'SELECT relationships FROM contacts WHERE owner_id = ?', me(ctx));
+    return [...new Set(found.flatMap((r) => jsonList(r.relationships)))].sort();
   }),
   def(
     'search_contacts',
     { response: [CONTACT], description: "Search your contact book for relatives' information.", params: [opt.str('query', { default: '' }), opt.str('relationship'), ...PAGING] },
     (ctx, a) => {
       const rel = optStr(a, 'relationship');
-      const rows = (ctx.db.prepare('SELECT * FROM contacts WHERE owner_id = ? ORDER BY id').all(me(ctx)) as ContactRow[]).filter((c) => !rel || jsonList(c.relationships).includes(rel.toLowerCase()));
+      const rows = contacts.all(ctx, 'WHERE owner_id = ? ORDER BY id', me(ctx)).filter((c) => !rel || jsonList(c.relationships).includes(rel.toLowerCase()));
       return rankedPage(rankByQuery(rows, a.query, (c) => [c.first_name, c.last_name, c.email, c.phone_number]).map(contactView), a, ['first_name', 'last_name', 'created_at', 'birthday']);
     },
   ),
@@ -217,7 +220,7 @@ const apis: ApiDef[] = [
   ...messageApis('voice'),
   def('show_alarms', { response: [ALARM], description: 'Get a list of alarms.', params: [...PAGING] }, (ctx, a) =>
     pageOf(
-      (ctx.db.prepare('SELECT * FROM alarms WHERE user_id = ? ORDER BY time, id').all(me(ctx)) as AlarmRow[]).map((x) => alarmView(ctx, x)),
+      alarms.all(ctx, 'WHERE user_id = ? ORDER BY time, id', me(ctx)).map((x) => alarmView(ctx, x)),
       a,
       [],
     ),
@@ -319,7 +322,7 @@ export const phoneApis: ApiDef[] = routed(apis, {
 });
 
 function ownAlarm(ctx: ApiContext, id: number): AlarmRow {
-  const al = ctx.db.prepare('SELECT * FROM alarms WHERE id = ?').get(id) as AlarmRow | undefined;
+  const al = alarms.byId(ctx, id);
   if (!al) notFound('alarm');
   if (al.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this alarm.');
   return al;
@@ -330,20 +333,21 @@ function ownAlarm(ctx: ApiContext, id: number): AlarmRow {
  * and a time window of one conversation, each over its own table.
  */
 function messageApis(kind: 'text' | 'voice'): ApiDef[] {
-  const table = `${kind}_messages`;
+  const messages = table<MessageRow>(`${kind}_messages`);
+  const messageTable = messages.name;
   const idKey = `${kind}_message_id`;
   const label = `${kind} message`;
   const view = (ctx: ApiContext, m: MessageRow) => ({ [idKey]: m.id, sender: partyView(ctx, m.sender_id), receiver: partyView(ctx, m.receiver_id), message: m.message, sent_at: m.sent_at });
   const MESSAGE_VIEW = { [idKey]: 1, sender: PARTY, receiver: PARTY, message: 'string', sent_at: '2019-01-01T00:00:00' };
-  const party = (ctx: ApiContext, phone: string) => (ctx.db.prepare('SELECT id FROM users WHERE phone_number = ?').get(phone) as { id: number } | undefined)?.id ?? -1;
+  const party = (ctx: ApiContext, phone: string) => row<{ id: number }>(ctx, 'SELECT id FROM users WHERE phone_number = ?', phone)?.id ?? -1;
   const mine = (ctx: ApiContext, id: number): MessageRow => {
-    const m = ctx.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as MessageRow | undefined;
+    const m = messages.byId(ctx, id);
     const self = me(ctx);
     if (!m) notFound(label);
     if (m.sender_id !== self && m.receiver_id !== self) throw new ApiError(401, `You are not authorized to access this ${label}.`);
     return m;
   };
-  const conversation = (ctx: ApiContext) => ctx.db.prepare(`SELECT * FROM ${table} WHERE sender_id = ? OR receiver_id = ? ORDER BY id`).all(me(ctx), me(ctx)) as MessageRow[];
+  const conversation = (ctx: ApiContext) => messages.all(ctx, 'WHERE sender_id = ? OR receiver_id = ? ORDER BY id', me(ctx), me(ctx));
   const Kind = kind[0]!.toUpperCase() + kind.slice(1);
   return [
     def(
@@ -409,7 +413,7 @@ function messageApis(kind: 'text' | 'voice'): ApiDef[] {
     ),
     def(`show_${kind}_message`, { response: MESSAGE_VIEW, description: `Show a ${label}.`, params: [req.int(idKey)] }, (ctx, a) => view(ctx, mine(ctx, Number(a[idKey])))),
     def(`delete_${kind}_message`, { method: 'DELETE', description: `Delete a ${label}.`, params: [req.int(idKey)], response: { message: 'string' } }, (ctx, a) => {
-      ctx.db.prepare(`DELETE FROM ${table} WHERE id = ?`).run(mine(ctx, Number(a[idKey])).id);
+      ctx.db.prepare(`DELETE FROM ${messageTable} WHERE id = ?`).run(mine(ctx, Number(a[idKey])).id);
       return ok(`${Kind} message deleted.`);
     }),
     def(
@@ -420,9 +424,9 @@ function messageApis(kind: 'text' | 'voice'): ApiDef[] {
         params: [req.str('phone_number'), req.str('message', { constraints: [{ kind: 'minLength', value: 1 }] })],
       },
       (ctx, a) => {
-        const to = ctx.db.prepare('SELECT id FROM users WHERE phone_number = ?').get(str(a, 'phone_number')) as { id: number } | undefined;
+        const to = row<{ id: number }>(ctx, 'SELECT id FROM users WHERE phone_number = ?', str(a, 'phone_number'));
         if (!to) throw new ApiError(422, 'The phone number is not registered with any user.');
-        const r = ctx.db.prepare(`INSERT INTO ${table} (sender_id, receiver_id, message, sent_at) VALUES (?, ?, ?, ?)`).run(me(ctx), to.id, str(a, 'message'), ctx.now);
+        const r = ctx.db.prepare(`INSERT INTO ${messageTable} (sender_id, receiver_id, message, sent_at) VALUES (?, ?, ?, ?)`).run(me(ctx), to.id, str(a, 'message'), ctx.now);
         return ok(`${Kind} message sent.`, { [idKey]: Number(r.lastInsertRowid) });
       },
     ),

@@ -3,8 +3,9 @@ import { declarer, jsonList, me, notFound, ok, optBool, optStr, str } from '../d
 import { pageOf } from '../listing.js';
 import { rankByQuery, rankedPage } from '../ranked.js';
 import { opt, PAGING, req, sortBy } from '../params.js';
+import { table } from '../tables.js';
 import { ApiError, type ApiContext, type ApiDef } from '../types.js';
-import { accountApis } from './common.js';
+import { accountApis } from './shared/accounts.js';
 import { routed, sharedRoutes } from '../routes.js';
 
 const def = declarer('simple_note');
@@ -19,11 +20,12 @@ interface NoteRow {
   created_at: string;
   updated_at: string;
 }
+const notes = table<NoteRow>('notes');
 
 const summary = (n: NoteRow) => ({ note_id: n.id, title: n.title, tags: jsonList(n.tags), created_at: n.created_at, updated_at: n.updated_at, pinned: n.pinned === 1 });
 
 function ownNote(ctx: ApiContext, id: number): NoteRow {
-  const n = ctx.db.prepare('SELECT * FROM notes WHERE id = ?').get(id) as NoteRow | undefined;
+  const n = notes.byId(ctx, id);
   if (!n) notFound('note');
   if (n.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this note.');
   return n;
@@ -42,9 +44,9 @@ const apis: ApiDef[] = [
     },
     (ctx, a) => {
       const tags = Array.isArray(a.tags) ? (a.tags as string[]) : null;
-      const rows = (ctx.db.prepare('SELECT * FROM notes WHERE user_id = ? ORDER BY id').all(me(ctx)) as NoteRow[]).filter(
-        (n) => (tags === null || tags.every((t) => jsonList(n.tags).includes(t))) && (optBool(a, 'pinned') === null || (n.pinned === 1) === optBool(a, 'pinned')),
-      );
+      const rows = notes
+        .all(ctx, 'WHERE user_id = ? ORDER BY id', me(ctx))
+        .filter((n) => (tags === null || tags.every((t) => jsonList(n.tags).includes(t))) && (optBool(a, 'pinned') === null || (n.pinned === 1) === optBool(a, 'pinned')));
       const views = rankByQuery(rows, a.query, (n) => [n.title, n.content, ...jsonList(n.tags)]).map(summary);
       const sortKey = typeof a.sort_by === 'string' ? a.sort_by : '-updated_at';
       const pinnedFirst = (v: typeof views) => (optBool(a, 'dont_reorder_pinned') ? v : [...v.filter((n) => n.pinned), ...v.filter((n) => !n.pinned)]);

@@ -1,17 +1,21 @@
 // supervisor: the task owner's profile, credentials, addresses, cards, and the active task (all 6 APIs).
 import { declarer, ok } from '../define.js';
 import { opt } from '../params.js';
+import { row, rows } from '../tables.js';
+import type { CardRow } from './shared/rows.js';
 import { ApiError, type ApiDef, type Json } from '../types.js';
-import { userById } from './common.js';
+import { userById } from './shared/accounts.js';
 import { routed } from '../routes.js';
 
 const def = declarer('supervisor');
 
 const apis: ApiDef[] = [
   def('show_active_task', { response: { instruction: 'string', status: 'string', answer: 'string' }, auth: false, description: "Show the supervisor's active task." }, (ctx) => {
-    const t = ctx.db.prepare('SELECT instruction, status, answer FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(ctx.supervisorId) as
-      | { instruction: string; status: string; answer: string | null }
-      | undefined;
+    const t = row<{ instruction: string; status: string; answer: string | null }>(
+      ctx,
+      'SELECT instruction, status, answer FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1',
+      ctx.supervisorId,
+    );
     if (!t) throw new ApiError(422, 'There is no active task.');
     return { instruction: t.instruction, status: t.status, answer: t.answer };
   }),
@@ -27,7 +31,7 @@ const apis: ApiDef[] = [
       response: { message: 'string' },
     },
     (ctx, a) => {
-      const t = ctx.db.prepare('SELECT id, status FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(ctx.supervisorId) as { id: number; status: string } | undefined;
+      const t = row<{ id: number; status: string }>(ctx, 'SELECT id, status FROM supervisor_tasks WHERE user_id = ? ORDER BY id DESC LIMIT 1', ctx.supervisorId);
       if (!t) throw new ApiError(422, 'There is no active task.');
       if (t.status !== 'active') throw new ApiError(422, 'The active task has already been completed.');
       const answer = a.answer === null || a.answer === undefined ? null : typeof a.answer === 'string' ? a.answer : JSON.stringify(a.answer);
@@ -50,7 +54,7 @@ const apis: ApiDef[] = [
   def(
     'show_addresses',
     { response: [{ name: 'Home', street_address: 'string', city: 'string', state: 'string', country: 'string', zip_code: 10000.0 }], auth: false, description: "Show the supervisor's addresses." },
-    (ctx) => ctx.db.prepare('SELECT name, street_address, city, state, country, zip_code FROM addresses WHERE user_id = ? ORDER BY id').all(ctx.supervisorId) as Json,
+    (ctx) => rows<{ [key: string]: Json }>(ctx, 'SELECT name, street_address, city, state, country, zip_code FROM addresses WHERE user_id = ? ORDER BY id', ctx.supervisorId),
   ),
   def(
     'show_payment_cards',
@@ -61,17 +65,14 @@ const apis: ApiDef[] = [
     },
     (ctx) =>
       // AppWorld answers card and CVV numbers as numbers (they are stored as text here).
-      (
-        ctx.db.prepare('SELECT owner_name, card_name, card_number, expiry_year, expiry_month, cvv_number FROM payment_cards WHERE user_id = ? ORDER BY id').all(ctx.supervisorId) as {
-          card_number: string;
-          cvv_number: string;
-        }[]
-      ).map((c) => ({ ...c, card_number: Number(c.card_number), cvv_number: Number(c.cvv_number) })) as Json,
+      rows<Omit<CardRow, 'id' | 'user_id'>>(
+        ctx,
+        'SELECT owner_name, card_name, card_number, expiry_year, expiry_month, cvv_number FROM payment_cards WHERE user_id = ? ORDER BY id',
+        ctx.supervisorId,
+      ).map((c) => ({ ...c, card_number: Number(c.card_number), cvv_number: Number(c.cvv_number) })),
   ),
-  def(
-    'show_account_passwords',
-    { response: [{ account_name: 'string', password: 'string' }], auth: false, description: "Show the supervisor's app account passwords." },
-    (ctx) => ctx.db.prepare('SELECT app AS account_name, password FROM accounts WHERE user_id = ? ORDER BY app').all(ctx.supervisorId) as Json,
+  def('show_account_passwords', { response: [{ account_name: 'string', password: 'string' }], auth: false, description: "Show the supervisor's app account passwords." }, (ctx) =>
+    rows<{ account_name: string; password: string }>(ctx, 'SELECT app AS account_name, password FROM accounts WHERE user_id = ? ORDER BY app', ctx.supervisorId),
   ),
 ];
 

@@ -1,22 +1,13 @@
 // The payment-card block that venmo and spotify share: list, show, add (validated), rename, delete
 // — each user sees and changes only their own cards.
-import { declarer, me, notFound, ok, str } from '../define.js';
-import { req } from '../params.js';
-import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
-
-interface CardRow {
-  id: number;
-  user_id: number;
-  card_name: string;
-  owner_name: string;
-  card_number: string;
-  expiry_year: number;
-  expiry_month: number;
-  cvv_number: string;
-}
+import { declarer, me, notFound, ok, str } from '../../define.js';
+import { req } from '../../params.js';
+import { ApiError, type ApiContext, type ApiDef, type Json } from '../../types.js';
+import { cardTable, type CardRow } from './rows.js';
 
 export function paymentCardApis(app: string, table: string, { showCvv }: { showCvv: boolean }): ApiDef[] {
   const def = declarer(app);
+  const cards = cardTable(table);
   // AppWorld answers card and CVV numbers as numbers (PaymentCardResponse); they are stored as text here.
   const view = (c: CardRow): Json => ({
     payment_card_id: c.id,
@@ -29,16 +20,14 @@ export function paymentCardApis(app: string, table: string, { showCvv }: { showC
   });
   const CARD = { payment_card_id: 1, card_name: 'string', owner_name: 'string', card_number: 1000000000000000.0, expiry_year: 1, expiry_month: 1.0, ...(showCvv ? { cvv_number: 100.0 } : {}) };
   const own = (ctx: ApiContext, id: number): CardRow => {
-    const c = ctx.db.prepare(`SELECT * FROM ${table} WHERE id = ?`).get(id) as CardRow | undefined;
+    const c = cards.byId(ctx, id);
     if (!c) notFound('payment card');
     if (c.user_id !== me(ctx)) throw new ApiError(401, 'You are not authorized to access this payment card.');
     return c;
   };
   const name = { constraints: [{ kind: 'minLength', value: 1 }] } as const;
   return [
-    def('show_payment_cards', { response: [CARD], description: 'Show your payment cards.' }, (ctx) =>
-      (ctx.db.prepare(`SELECT * FROM ${table} WHERE user_id = ? ORDER BY id`).all(me(ctx)) as CardRow[]).map(view),
-    ),
+    def('show_payment_cards', { response: [CARD], description: 'Show your payment cards.' }, (ctx) => cards.all(ctx, 'WHERE user_id = ? ORDER BY id', me(ctx)).map(view)),
     def('show_payment_card', { response: CARD, description: 'Show one of your payment cards.', params: [req.int('payment_card_id')] }, (ctx, a) => view(own(ctx, Number(a.payment_card_id)))),
     def(
       'add_payment_card',

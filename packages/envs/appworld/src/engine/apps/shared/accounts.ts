@@ -1,33 +1,29 @@
 // The account block most apps share (show_account, signup, …, login, logout, show_profile).
 import { createHash } from 'node:crypto';
-import { declarer, me, ok, str, optStr } from '../define.js';
-import { EMAIL, opt, req } from '../params.js';
-import { ApiError, type ApiContext, type ApiDef, type Json } from '../types.js';
+import { declarer, me, ok, str, optStr } from '../../define.js';
+import { EMAIL, opt, req } from '../../params.js';
+import { row, select, type DbHolder } from '../../tables.js';
+import { ApiError, type ApiContext, type ApiDef, type Json } from '../../types.js';
+import { users, type AccountRow, type UserRow } from './rows.js';
 
-export interface UserRow {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone_number: string;
-  birthday: string;
-  sex: string;
-}
+export type { UserRow } from './rows.js';
+
+/** A user with their account in one app: the password, when they registered, whether verified. */
+type AccountUser = UserRow & Pick<AccountRow, 'password' | 'created_at' | 'verified'>;
+const accountUsers = select<AccountUser>('SELECT u.*, a.password, a.created_at, a.verified FROM users u JOIN accounts a ON a.user_id = u.id AND a.app = ?');
 
 /** The user whose login name is `username` in `app` (phone logs in by phone number), if they have an account. */
-export function accountUser(ctx: Pick<ApiContext, 'db'>, app: string, username: string): (UserRow & { password: string; created_at: string; verified: number }) | undefined {
+export function accountUser(ctx: DbHolder, app: string, username: string): AccountUser | undefined {
   const col = app === 'phone' ? 'phone_number' : 'email';
-  return ctx.db.prepare(`SELECT u.*, a.password, a.created_at, a.verified FROM users u JOIN accounts a ON a.user_id = u.id AND a.app = ? WHERE u.${col} = ?`).get(app, username) as
-    | (UserRow & { password: string; created_at: string; verified: number })
-    | undefined;
+  return accountUsers.one(ctx, `WHERE u.${col} = ?`, app, username);
 }
 
-export function userById(ctx: Pick<ApiContext, 'db'>, id: number): UserRow | undefined {
-  return ctx.db.prepare('SELECT * FROM users WHERE id = ?').get(id) as UserRow | undefined;
+export function userById(ctx: DbHolder, id: number): UserRow | undefined {
+  return users.byId(ctx, id);
 }
 
-export function userByEmail(ctx: Pick<ApiContext, 'db'>, email: string): UserRow | undefined {
-  return ctx.db.prepare('SELECT * FROM users WHERE email = ?').get(email) as UserRow | undefined;
+export function userByEmail(ctx: DbHolder, email: string): UserRow | undefined {
+  return users.one(ctx, 'WHERE email = ?', email);
 }
 
 /** A deterministic 6-digit code per (app, user, purpose): sent "by email", never shown to the agent. */
@@ -65,9 +61,12 @@ export function accountApis(app: string, { verification, profileAuth = false, ex
         },
       },
       (ctx) => {
-        const u = ctx.db.prepare('SELECT u.*, a.created_at, a.verified FROM users u JOIN accounts a ON a.user_id = u.id AND a.app = ? WHERE u.id = ?').get(app, me(ctx)) as
-          | (UserRow & { created_at: string; verified: number })
-          | undefined;
+        const u = row<UserRow & Pick<AccountRow, 'created_at' | 'verified'>>(
+          ctx,
+          'SELECT u.*, a.created_at, a.verified FROM users u JOIN accounts a ON a.user_id = u.id AND a.app = ? WHERE u.id = ?',
+          app,
+          me(ctx),
+        );
         if (!u) throw new ApiError(401, `You are either not authorized to access this ${app} API endpoint or your access token is missing, invalid or expired.`);
         return {
           first_name: u.first_name,
@@ -106,7 +105,7 @@ export function accountApis(app: string, { verification, profileAuth = false, ex
       (ctx, a) => {
         const ident = str(a, idField);
         if (accountUser(ctx, app, ident)) throw new ApiError(422, `An account with this ${byPhone ? 'phone number' : 'email'} already exists.`);
-        let user = ctx.db.prepare(`SELECT id FROM users WHERE ${idField} = ?`).get(ident) as { id: number } | undefined;
+        let user = row<{ id: number }>(ctx, `SELECT id FROM users WHERE ${idField} = ?`, ident);
         if (!user) {
           const email = byPhone ? `${ident}@phone.local` : ident;
           const phone = byPhone ? ident : 'x' + createHash('sha256').update(ident).digest('hex').slice(0, 9);
