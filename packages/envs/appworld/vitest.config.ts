@@ -1,3 +1,4 @@
 import { projectConfig } from '../../../vitest.shared.js';
 
-export default projectConfig();
+// The never-500 fuzz and the episode-start replay take 15–20 s alone and ~30 s on two loaded cores.
+export default projectConfig({ testTimeout: 60_000 });
