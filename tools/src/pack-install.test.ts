@@ -127,6 +127,17 @@ describe.each(LIBS)('$manifest.name ($dir)', (lib) => {
       `${m.name}'s tarball holds no tests, benchmarks or source maps`,
     ).toEqual([]);
 
+    // Every entry of the exports map (each subpath, each condition but the workspace's own source one) points into the tarball.
+    const targets = Object.entries(m.exports ?? {}).flatMap(([sub, conditions]) =>
+      Object.entries(typeof conditions === 'string' ? { default: conditions } : (conditions as Record<string, string>))
+        .filter(([condition]) => condition !== '@diffworld/source')
+        .map(([condition, target]) => ({ entry: `${sub} (${condition})`, file: target.replace(/^\.\//, '') })),
+    );
+    expect(
+      targets.filter((t) => !files.includes(t.file)).map((t) => `${t.entry} → ${t.file}`),
+      `${m.name}: exports that point at files the tarball lacks`,
+    ).toEqual([]);
+
     // Every package that a packed module imports is one the manifest declares.
     const declared = new Set([m.name, ...Object.keys(m.dependencies ?? {}), ...Object.keys(m.peerDependencies ?? {})]);
     const installed = join(prepared.modules, m.name);
