@@ -19,7 +19,7 @@ export { DEFAULT_DECODE_BUDGET, type DecodeBudget } from './corpus/parquet-sandb
 export { readRows, createRowWriter, formatOf, type CorpusFormat } from './corpus/files.js';
 export { approxTokenCount, type TokenCounter } from './tokens.js';
 export { Rng, hashSeed } from './rng.js';
-export { workerExecArgv, SOURCE_CONDITION } from './workers/exec-argv.js';
+export { workerExecArgv, workerEntry, SOURCE_CONDITION } from './workers/exec-argv.js';
 export {
   SECTIONS,
   PREDICTION_TARGET_PREFIX,

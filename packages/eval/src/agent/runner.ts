@@ -1,7 +1,7 @@
 // evaluateAgent: a policy against the real engine on one split, summarised overall and per task
 // type with Wilson 95% intervals. Local policies (expert, random) run in a piscina pool when
 // workers > 1; a remote policy stays in the main thread, where its own concurrency limit applies.
-import { workerExecArgv } from '@diffworld/dataset';
+import { workerEntry, workerExecArgv } from '@diffworld/dataset';
 import { Piscina } from 'piscina';
 import { Rng, checkSplit, summarizeEpisodes, type EpisodeRecord, type EpisodeSummary, type PromptSet, type TaskRef } from '@diffworld/env-core';
 import { EvalError } from '../errors.js';
@@ -81,13 +81,13 @@ export function summarizeByTaskType(records: readonly EpisodeRecord[]): Record<s
   return Object.fromEntries([...groups].map(([type, rs]) => [type, summarizeEpisodes(rs)]));
 }
 
-const WORKER = new URL('./worker.mjs', import.meta.url);
+const WORKER = workerEntry(import.meta.url, { source: './worker.mjs', built: './worker-task.js' });
 
 async function playInPool(opts: EvaluateAgentOptions, tasks: TaskRef[], workers: number, batchSize: number): Promise<EpisodeRecord[]> {
   const spec = opts.policy.workerSpec!;
   // Small chunks balance the load (episode lengths vary); chunks never cross worker boundaries mid-episode.
   const chunkSize = Math.max(1, Math.min(batchSize, Math.ceil(tasks.length / (workers * 4))));
-  const pool = new Piscina<EpisodeChunk, EpisodeRecord[]>({ filename: WORKER.href, minThreads: workers, maxThreads: workers, execArgv: workerExecArgv(import.meta.url) });
+  const pool = new Piscina<EpisodeChunk, EpisodeRecord[]>({ filename: WORKER, minThreads: workers, maxThreads: workers, execArgv: workerExecArgv(import.meta.url) });
   const records: EpisodeRecord[] = new Array(tasks.length);
   let done = 0;
   try {

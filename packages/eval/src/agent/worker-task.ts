@@ -25,3 +25,6 @@ export async function playChunk(chunk: EpisodeChunk): Promise<EpisodeRecord[]> {
   }
   return playEpisodes(chunk.env, chunk.tasks, localPolicy(chunk.policy), { batchSize: chunk.batchSize, ...(chunk.prompts ? { prompts: chunk.prompts } : {}) });
 }
+
+// A built pool loads this module itself (see workerEntry in @diffworld/dataset), calling its default export.
+export default playChunk;

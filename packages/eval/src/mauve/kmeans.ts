@@ -323,3 +323,6 @@ export function restartSeeds(seed: number, restarts: number): number[] {
 export function bestRun(runs: readonly KMeansRun[]): KMeansRun {
   return runs.reduce((best, r) => (r.inertia < best.inertia ? r : best));
 }
+
+// A built pool loads this module itself (see workerEntry in @diffworld/dataset), calling its default export.
+export default kmeansOnce;

@@ -1,11 +1,10 @@
 // Runs k-means restarts in parallel worker threads (piscina), one restart per task.
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { workerExecArgv } from '@diffworld/dataset';
+import { workerEntry, workerExecArgv } from '@diffworld/dataset';
 import { Piscina } from 'piscina';
 import type { KMeansRun, KMeansTask } from './kmeans.js';
 
-const WORKER = fileURLToPath(new URL('./kmeans-worker.mjs', import.meta.url));
+const WORKER = workerEntry(import.meta.url, { source: './kmeans-worker.mjs', built: './kmeans.js' });
 
 export async function kmeansInPool(base: Omit<KMeansTask, 'seed'>, seeds: readonly number[], workers?: number): Promise<KMeansRun[]> {
   const threads = Math.max(1, Math.min(workers ?? availableParallelism(), seeds.length));

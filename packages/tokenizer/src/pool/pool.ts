@@ -1,16 +1,14 @@
 // A piscina pool that tokenizes a corpus shard by shard on worker threads. Results come back in
 // input order whatever order the shards finish in.
 import { availableParallelism } from 'node:os';
-import { workerExecArgv } from '@diffworld/dataset';
+import { workerEntry, workerExecArgv } from '@diffworld/dataset';
 import { Piscina } from 'piscina';
 import type { ChatMessage, ChatTemplateOptions } from '../chat.js';
 import { TokenizerError } from '../errors.js';
 import { concatPacked, type PackedIds } from './packed.js';
 import type { ShardTask } from './task.js';
 
-// From sources the worker is worker.mjs (registers tsx); from a build, the compiled task.js.
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const WORKER = new URL(FROM_SOURCE ? './worker.mjs' : './task.js', import.meta.url).href;
+const WORKER = workerEntry(import.meta.url, { source: './worker.mjs', built: './task.js' });
 
 export interface PoolOptions {
   /** Path of the tokenizer.json every worker loads (checked here first). */
