@@ -19,7 +19,10 @@ describe('ChatTurnCodec', () => {
     const actions = [wrong, `${right}`, ...Array.from({ length: Math.abs(goal - start) }, () => right)];
     const ep = await demonstration(new LineWalkEnv(), task, actions, codec, LIMITS);
     expect(ep.won).toBe(true);
-    const full = encodeChat(tok, [{ role: 'system', content: `You walk on a line. Task ${task.id}.` }, ...ep.messages], { emptyThinkBlock });
+    // The env's final reply ends the conversation (the reward reads it) but not the token sequence:
+    // no policy turn follows it, so it is never trained on or scored.
+    expect(ep.messages.at(-1)!.role).toBe('user');
+    const full = encodeChat(tok, [{ role: 'system', content: `You walk on a line. Task ${task.id}.` }, ...ep.messages.slice(0, -1)], { emptyThinkBlock });
     const newline = tok.encodeIds('\n', { addSpecialTokens: false }).length;
     // The episode ends on the assistant's <|im_end|>; the template adds one newline after it.
     expect(ep.ids).toEqual(full.ids.slice(0, -newline));

@@ -41,7 +41,9 @@ describe('rollout', () => {
     expect(ep!.lossMask).toEqual([0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 1, 1]);
     expect(ep!.policyTokens).toBe(4);
     expect(ep!).toMatchObject({ won: true, reward: 1, turns: 2, truncated: false, actions: ['R', 'R'] });
-    expect(ep!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    // The final observation closes the conversation (where a win shows) but not the token sequence.
+    expect(ep!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user']);
+    expect(ep!.messages.at(-1)!.content).toBe(`at ${goal} goal ${goal}`);
   });
 
   it('cuts a turn at maxTokensPerTurn and an episode at maxTurns (truncated)', async () => {
