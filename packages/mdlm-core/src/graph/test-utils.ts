@@ -1,6 +1,6 @@
 // Test helpers: run an emitted graph on ORT's CPU provider, and seeded random data.
 import { InferenceSession, Tensor as OrtTensor } from 'onnxruntime-node';
-import type { DType, TypedData } from './dtype.js';
+import type { DType, TypedData } from '../dtype.js';
 import { emitOnnx } from './emit.js';
 import type { Graph } from './tensor.js';
 import { ORT_CONFIG_ENTRIES } from '../runtime/session.js';
