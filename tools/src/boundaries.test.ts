@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkBoundaries, findCycle, listProjects } from './boundaries.js';
+import { checkBoundaries, findCycle, isTestSupport, listProjects } from './boundaries.js';
 
 const workspaceRoot = resolve(import.meta.dirname, '../..');
 
@@ -17,7 +17,10 @@ function fakeWorkspace(files: Record<string, string>): string {
   return root;
 }
 
-const pkg = (name: string, deps: string[] = []) => JSON.stringify({ name: `@diffworld/${name}`, nx: { name }, dependencies: Object.fromEntries(deps.map((d) => [`@diffworld/${d}`, '*'])) });
+const pkg = (name: string, deps: string[] = [], exports?: Record<string, unknown>) =>
+  JSON.stringify({ name: `@diffworld/${name}`, nx: { name }, dependencies: Object.fromEntries(deps.map((d) => [`@diffworld/${d}`, '*'])), ...(exports ? { exports } : {}) });
+
+const entry = (path: string) => ({ '@diffworld/source': `./src/${path}.ts`, types: `./dist/${path}.d.ts`, import: `./dist/${path}.js` });
 
 describe('workspace import boundaries', () => {
   it('the real workspace follows the design', () => {
@@ -50,9 +53,35 @@ describe('workspace import boundaries', () => {
     });
     expect(checkBoundaries(root).map((x) => x.message)).toEqual([
       'imports "@diffworld/dataset" without declaring it in package.json (Nx\'s graph would miss the edge)',
-      'imports "@diffworld/dataset/src/jsonl.js": use the package\'s public API (src/index.ts), not its internals',
+      'imports "@diffworld/dataset/src/jsonl.js": use the package\'s public API (src/index.ts, or an entry its package.json "exports" declares), not its internals',
       'relative import "../../dataset/src/x.js" leaves the project',
     ]);
+  });
+
+  it('allows the subpaths a package exports, and its testing entry only from tests, benches and testing helpers', () => {
+    const root = fakeWorkspace({
+      'packages/dataset/package.json': pkg('dataset', [], { '.': entry('index'), './testing': entry('testing/index'), './node': entry('node') }),
+      'packages/tokenizer/package.json': pkg('tokenizer', ['dataset']),
+      'packages/tokenizer/src/a.test.ts': "import { fixture } from '@diffworld/dataset/testing';\n",
+      'packages/tokenizer/src/bench/speed.bench.ts': "import { fixture } from '@diffworld/dataset/testing';\n",
+      'packages/tokenizer/src/testing.ts': "export { fixture } from '@diffworld/dataset/testing';\n",
+      'packages/tokenizer/src/b.ts': "import { fs } from '@diffworld/dataset/node';\nimport { fixture } from '@diffworld/dataset/testing';\nimport { x } from '@diffworld/dataset/other';\n",
+    });
+    expect(checkBoundaries(root).map((x) => `${x.file}: ${x.message}`)).toEqual([
+      'packages/tokenizer/src/b.ts: imports "@diffworld/dataset/testing", a test-support entry, from production code (only tests, benches and testing helpers may)',
+      'packages/tokenizer/src/b.ts: imports "@diffworld/dataset/other": use the package\'s public API (src/index.ts, or an entry its package.json "exports" declares), not its internals',
+    ]);
+  });
+
+  it('tells test support from production code by the path inside the project', () => {
+    expect(['src/a.test.ts', 'src/bench/load.bench.ts', 'src/bench/lm-step.ts', 'src/testing.ts', 'src/testing/fixture.ts', 'test/x.mjs'].filter(isTestSupport)).toEqual([
+      'src/a.test.ts',
+      'src/bench/load.bench.ts',
+      'src/bench/lm-step.ts',
+      'src/testing.ts',
+      'src/testing/fixture.ts',
+    ]);
+    expect(['src/index.ts', 'src/contesting.ts', 'src/testing-report.ts', 'src/train/attest.ts'].filter(isTestSupport)).toEqual([]);
   });
 
   it('treats every package under packages/envs (but the contract and the registry) as an engine of the group', () => {
@@ -69,9 +98,9 @@ describe('workspace import boundaries', () => {
 
   it('finds a dependency cycle', () => {
     const projects = [
-      { name: 'a', packageName: 'a', root: 'a', declared: ['b'] },
-      { name: 'b', packageName: 'b', root: 'b', declared: ['a'] },
-      { name: 'c', packageName: 'c', root: 'c', declared: [] },
+      { name: 'a', packageName: 'a', root: 'a', declared: ['b'], entries: ['.'] },
+      { name: 'b', packageName: 'b', root: 'b', declared: ['a'], entries: ['.'] },
+      { name: 'c', packageName: 'c', root: 'c', declared: [], entries: ['.'] },
     ];
     expect(findCycle(projects).sort()).toEqual(['a', 'b']);
   });

@@ -44,6 +44,26 @@ export interface Project {
   packageName: string; // npm name, @diffworld/…
   root: string; // relative to the workspace root
   declared: string[]; // in-repo projects named in package.json dependencies
+  entries: string[]; // the subpaths package.json "exports" declares: '.', './testing', …
+}
+
+/**
+ * Export subpaths that hold test support (fixtures, helpers): importable from tests, benches and
+ * testing helpers of any project that may depend on the package, never from production code.
+ */
+export const TEST_ENTRIES: ReadonlySet<string> = new Set(['./testing']);
+
+/** Tests, benches and testing helpers, by their path inside the project: what may import a test entry. */
+export function isTestSupport(pathInProject: string): boolean {
+  return /\.(test|bench)\.[cm]?[jt]s$/.test(pathInProject) || /(^|\/)(testing|bench)(\/|\.[cm]?[jt]s$)/.test(pathInProject);
+}
+
+/** The subpaths of a package.json "exports" field ('.' alone for a plain string or conditions object). */
+function entriesOf(exports: unknown): string[] {
+  if (exports === undefined) return [];
+  if (typeof exports === 'string' || Array.isArray(exports)) return ['.'];
+  const keys = Object.keys(exports as object);
+  return keys.some((k) => k.startsWith('.')) ? keys : ['.'];
 }
 
 export interface Violation {
@@ -70,6 +90,7 @@ export function listProjects(workspaceRoot: string): Project[] {
     declared: Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
       .filter((d) => byPackage.has(d))
       .map((d) => byPackage.get(d)!),
+    entries: entriesOf(pkg.exports),
   }));
 }
 
@@ -120,7 +141,14 @@ export function checkBoundaries(workspaceRoot: string): Violation[] {
           const [scope, name, ...sub] = spec.split('/');
           const target = byPackage.get(`${scope}/${name}`);
           if (!target) violations.push({ project: project.name, file: rel, message: `imports unknown package "${spec}"` });
-          else if (sub.length > 0) violations.push({ project: project.name, file: rel, message: `imports "${spec}": use the package's public API (src/index.ts), not its internals` });
+          else if (sub.length > 0 && !target.entries.includes(`./${sub.join('/')}`))
+            violations.push({
+              project: project.name,
+              file: rel,
+              message: `imports "${spec}": use the package's public API (src/index.ts, or an entry its package.json "exports" declares), not its internals`,
+            });
+          else if (sub.length > 0 && TEST_ENTRIES.has(`./${sub.join('/')}`) && !isTestSupport(relative(join(workspaceRoot, project.root), file)))
+            violations.push({ project: project.name, file: rel, message: `imports "${spec}", a test-support entry, from production code (only tests, benches and testing helpers may)` });
           else if (target.name !== project.name && !allowed.includes(target.name)) violations.push({ project: project.name, file: rel, message: `imports "${spec}", which the design does not allow` });
           else if (target.name !== project.name && !project.declared.includes(target.name))
             violations.push({ project: project.name, file: rel, message: `imports "${spec}" without declaring it in package.json (Nx's graph would miss the edge)` });

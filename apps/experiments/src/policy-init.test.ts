@@ -3,36 +3,14 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { type LocalHub, initialWeights, parseHfConfig, saveCheckpoint, startLocalHub, toHfConfig, transformerParams } from '@diffworld/mdlm-core';
+import { type LocalHub, TINY_WM_TOKENIZER as TOKENIZER, saveTinyQwen3, startLocalHub } from '@diffworld/mdlm-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileSync } from 'node:fs';
 import { loadExperimentConfig, resolveExperimentConfig } from './config/resolve.js';
 import { loadInitialPolicy } from './policy-init.js';
 
-const TOKENIZER = new URL('../../../test-data/wm/tokenizer.json', import.meta.url).pathname;
-
-async function tinyTiedQwen3(tokenizerJson: string | undefined): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'policy-init-')), 'model');
-  const model = parseHfConfig(
-    {
-      model_type: 'qwen3',
-      vocab_size: 512,
-      hidden_size: 32,
-      intermediate_size: 64,
-      num_hidden_layers: 2,
-      num_attention_heads: 4,
-      num_key_value_heads: 2,
-      head_dim: 8,
-      max_position_embeddings: 1024,
-      tie_word_embeddings: true,
-    },
-    'tiny qwen3',
-  );
-  const values = initialWeights(model, 3);
-  const weights = Object.fromEntries(transformerParams(model).map((p) => [p.name, { shape: p.shape, data: values[p.name]! }]));
-  await saveCheckpoint(dir, { config: toHfConfig(model), weights, ...(tokenizerJson ? { tokenizerJson } : {}) });
-  return dir;
-}
+/** The tiny tied qwen3 with the given tokenizer.json, or none. */
+const tinyTiedQwen3 = (tokenizerJson: string | undefined) => saveTinyQwen3({ seed: 3, tokenizerJson: tokenizerJson ?? null });
 
 let hub: LocalHub;
 let model: string;

@@ -18,5 +18,3 @@ export { FieldError } from './validate.js';
 export { ServerMetrics } from './metrics.js';
 export { ScriptedBackend, scriptedResult, type ScriptedBackendOptions } from './testing.js';
 export { GeneratorBackend, generateOptions, type GeneratorBackendOptions } from './generator-backend.js';
-// Test and bench support: a tiny bd3 model trained on the committed test-data/wm corpus.
-export { trainTinyWorldModel, TINY_MODEL } from './tiny-model.js';

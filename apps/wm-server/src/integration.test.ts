@@ -1,19 +1,19 @@
 // End to end on a real (tiny) model: the server on a loopback port driven through both routes, and
 // the served world model giving exactly what the in-process generator gives for the same seed.
 import { ChatGenerator } from '@diffworld/mdlm-core';
+import { alfworldRowsFile, tinyWmModel, trainTinyWorldModel } from '@diffworld/mdlm-core/testing';
 import { LocalWorldModel, RemoteWorldModel, worldModelMessages } from '@diffworld/eval';
 import type { WorldModelRequest } from '@diffworld/env-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GeneratorBackend } from './generator-backend.js';
 import { startWmServer, type RunningWmServer } from './server.js';
-import { trainTinyWorldModel } from './tiny-model.js';
 
 let generator: ChatGenerator;
 let server: RunningWmServer;
 let backend: GeneratorBackend;
 
 beforeAll(async () => {
-  const dir = await trainTinyWorldModel();
+  const dir = await trainTinyWorldModel({ data: alfworldRowsFile(32), settings: { model: tinyWmModel(64) } });
   generator = await ChatGenerator.load(dir, { provider: 'cpu' });
   // The server gets its own generator (own ONNX session), as a separate process would.
   backend = await GeneratorBackend.load(dir, { provider: 'cpu', modelId: 'tiny-bd3' });

@@ -8,11 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { worldModelUserTurn, type ChatMessage } from '@diffworld/dataset';
+import { TINY_WM_MODEL, TINY_WM_RUN, TINY_WM_TOKENIZER } from '@diffworld/mdlm-core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing.js';
 
 const root = new URL('../../../../', import.meta.url).pathname;
-const tokenizer = join(root, 'test-data/wm/tokenizer.json');
+const tokenizer = TINY_WM_TOKENIZER;
 const OBJECTS = ['mug', 'apple', 'knife', 'bowl', 'egg', 'pan'];
 const N = 12;
 
@@ -32,34 +33,7 @@ let model = '';
 beforeAll(async () => {
   writeFileSync(data, jsonl(rows));
   const config = join(dir, 'train.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      objective: 'ar',
-      model: {
-        model_type: 'llama',
-        hidden_size: 128,
-        intermediate_size: 256,
-        num_hidden_layers: 2,
-        num_attention_heads: 4,
-        num_key_value_heads: 2,
-        max_position_embeddings: 256,
-        tie_word_embeddings: true,
-      },
-      seqLength: 128,
-      batchSize: 8,
-      steps: 250,
-      lr: 3e-3,
-      schedule: 'cosine',
-      minLrRatio: 0.05,
-      warmupRatio: 0.05,
-      weightDecay: 0,
-      evalFraction: 0,
-      evalEvery: 0,
-      saveEvery: 0,
-      logEvery: 1000,
-    }),
-  );
+  writeFileSync(config, JSON.stringify({ ...TINY_WM_RUN, objective: 'ar', steps: 250 })); // the CLI reads the fixture's run as a config file
   const r = await runCli('wm', 'train', '--config', config, '--data', data, '--tokenizer', tokenizer, '--out', join(dir, 'run'), '--provider', 'cpu');
   expect(r.code, r.err).toBe(0);
   model = join(dir, 'run', 'model');
@@ -91,7 +65,8 @@ describe('diffworld wm sample', () => {
       [['--model', model, '--prompt-file', prompt, '--strategy', 'fast'], '--strategy must be one of'],
       [['--model', model, '--prompt-file', prompt, '--anchor', 'x'], '--anchor must be AT:TEXT'],
       [['--model', model, '--prompt-file', text, '--anchor', '0:Box'], '--anchor needs a diffusion model'],
-      [['--model', model, '--prompt-file', prompt, '--max-new-tokens', '300'], 'maxPromptTokens must be an integer ≥ 1'],
+      // as many new tokens as the model has positions leaves the prompt none
+      [['--model', model, '--prompt-file', prompt, '--max-new-tokens', String(TINY_WM_MODEL['max_position_embeddings'])], 'maxPromptTokens must be an integer ≥ 1'],
     ];
     for (const [args, message] of cases) {
       const c = await runCli('wm', 'sample', ...args);

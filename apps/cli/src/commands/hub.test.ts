@@ -6,40 +6,13 @@
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { type LocalHub, initialWeights, parseHfConfig, saveCheckpoint, startLocalHub, toHfConfig, transformerParams } from '@diffworld/mdlm-core';
+import { type LocalHub, TINY_WM_TOKENIZER, saveTinyQwen3, startLocalHub } from '@diffworld/mdlm-core/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing.js';
 
 const root = new URL('../../../../', import.meta.url).pathname;
 const data = join(root, 'test-data/wm/alfworld-train.jsonl');
-const tokenizerPath = join(root, 'test-data/wm/tokenizer.json');
 const config = join(root, 'apps/cli/configs/train-wm.tiny.json');
-
-/** A tiny qwen3 written by the project's checkpoint writer (sharded, with the world-model tokenizer). */
-async function tinyQwen3(seed: number): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'hub-cli-model-')), 'model');
-  const model = parseHfConfig(
-    {
-      model_type: 'qwen3',
-      vocab_size: 512,
-      hidden_size: 32,
-      intermediate_size: 64,
-      num_hidden_layers: 2,
-      num_attention_heads: 4,
-      num_key_value_heads: 2,
-      head_dim: 8,
-      max_position_embeddings: 1024,
-      rope_theta: 10000,
-      rms_norm_eps: 1e-6,
-      tie_word_embeddings: true,
-    },
-    'tiny qwen3',
-  );
-  const values = initialWeights(model, seed);
-  const weights = Object.fromEntries(transformerParams(model).map((p) => [p.name, { shape: p.shape, data: values[p.name]! }]));
-  await saveCheckpoint(dir, { config: toHfConfig(model), weights, tokenizerJson: readFileSync(tokenizerPath, 'utf8'), maxShardBytes: 40_000 });
-  return dir;
-}
 
 /** Files under a repo's cache folder, by path relative to it. */
 function listing(dir: string): string[] {
@@ -62,7 +35,7 @@ const setEnv = (vars: Record<string, string | undefined>) => {
 };
 
 beforeAll(async () => {
-  model = await tinyQwen3(1);
+  model = await saveTinyQwen3({ seed: 1, maxShardBytes: 40_000 }); // sharded, with the world-model tokenizer
   hub = await startLocalHub({
     'org/tiny-qwen3': { revisions: { main: model } },
     'org/gated-qwen3': { revisions: { main: model }, gated: true, tokens: ['hf_granted'] },
@@ -96,7 +69,7 @@ describe('Hub models in the CLI', () => {
     expect(readFileSync(join(cache, 'models--org--tiny-qwen3', 'refs', 'main'), 'utf8')).toBe(commit);
     // The run records where its weights came from; the tokenizer is the model's own.
     expect(JSON.parse(readFileSync(join(out, 'train_config.json'), 'utf8')).init).toBe(snapshot);
-    expect(readFileSync(join(out, 'model', 'tokenizer.json'), 'utf8')).toBe(readFileSync(tokenizerPath, 'utf8'));
+    expect(readFileSync(join(out, 'model', 'tokenizer.json'), 'utf8')).toBe(readFileSync(TINY_WM_TOKENIZER, 'utf8'));
 
     setEnv({ HF_HUB_OFFLINE: '1', HF_ENDPOINT: 'http://127.0.0.1:9' });
     const requests = hub.requests.length;

@@ -1,6 +1,6 @@
 // `diffworld wm serve`: bad arguments exit 2 naming the option; the arguments become a running
 // server on a tiny trained model (token, batching, port 0), which answers both routes.
-import { trainTinyWorldModel } from '@diffworld/wm-server';
+import { alfworldRowsFile, trainTinyWorldModel } from '@diffworld/mdlm-core/testing';
 import { describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../command.js';
 import { runCli } from '../testing.js';
@@ -22,7 +22,7 @@ describe('diffworld wm serve', () => {
   });
 
   it('serves a checkpoint with the options given', async () => {
-    const dir = await trainTinyWorldModel({ steps: 2, rows: 8 });
+    const dir = await trainTinyWorldModel({ data: alfworldRowsFile(8), settings: { steps: 2 } });
     const command = WM_SERVE_COMMANDS[0]!;
     const lines: string[] = [];
     const args = parseCommandArgs(command, ['--model', dir, '--port', '0', '--token', 'a-long-token', '--max-batch', '4', '--max-wait-ms', '10', '--model-id', 'tiny', '--provider', 'cpu']);

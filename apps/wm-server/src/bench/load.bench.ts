@@ -12,9 +12,9 @@
 //     [--rounds 3] [--threads N (ONNX Runtime intra-op threads)] [--max-rss-mb 1024] [--warmup 256] [--model DIR]
 import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { alfworldRowsFile, tinyWmModel, trainTinyWorldModel } from '@diffworld/mdlm-core/testing';
 import { GeneratorBackend } from '../generator-backend.js';
 import { startWmServer, type WmServerOptions } from '../server.js';
-import { trainTinyWorldModel } from '../tiny-model.js';
 import type { LoadJob, LoadResult } from './load-client.js';
 
 const { values } = parseArgs({
@@ -112,7 +112,7 @@ function report(r: PhaseResult): string {
 }
 
 const t0 = performance.now();
-const dir = values.model ?? (await trainTinyWorldModel());
+const dir = values.model ?? (await trainTinyWorldModel({ data: alfworldRowsFile(32), settings: { model: tinyWmModel(64) } }));
 const backend = await GeneratorBackend.load(dir, { provider: 'cpu', modelId: 'tiny-bd3', ...(SAMPLER_BATCH ? { samplerBatch: SAMPLER_BATCH } : {}), ...(THREADS ? { intraOpThreads: THREADS } : {}) });
 console.log(
   `model ${dir} (trained/loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${REQUESTS} requests at concurrency ${CONCURRENCY} (batching off: ${OFF_REQUESTS}), max_tokens ${MAX_TOKENS}, ONNX Runtime threads ${THREADS ?? 'default'}, loopback, clients in a child process`,

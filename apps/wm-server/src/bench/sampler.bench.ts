@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ChatGenerator, type ChatRequest } from '@diffworld/mdlm-core';
-import { trainTinyWorldModel } from '../tiny-model.js';
+import { alfworldRowsFile, tinyWmModel, trainTinyWorldModel } from '@diffworld/mdlm-core/testing';
 
 const { values } = parseArgs({
   options: { requests: { type: 'string' }, batches: { type: 'string' }, 'max-tokens': { type: 'string' }, model: { type: 'string' }, rounds: { type: 'string' }, threads: { type: 'string' } },
@@ -22,7 +22,7 @@ const rows = readFileSync(new URL('../../../../test-data/wm/alfworld-eval.jsonl'
   .map((l) => (JSON.parse(l) as { messages: { role: 'system' | 'user' | 'assistant'; content: string }[] }).messages.slice(0, -1));
 const requests: ChatRequest[] = Array.from({ length: N }, (_, i) => ({ messages: rows[i % rows.length]!, seed: i }));
 
-const dir = values.model ?? (await trainTinyWorldModel());
+const dir = values.model ?? (await trainTinyWorldModel({ data: alfworldRowsFile(32), settings: { model: tinyWmModel(64) } }));
 const gen = await ChatGenerator.load(dir, { provider: 'cpu', ...(values.threads ? { intraOpThreads: Number(values.threads) } : {}) });
 await gen.generate(requests.slice(0, 8), { maxNewTokens: MAX_TOKENS, batchSize: 8 }); // warm-up
 let reference: string[] | undefined;

@@ -4,9 +4,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SampleOptions } from '@diffworld/env-core';
+import { trainTinyWorldModel } from '@diffworld/mdlm-core/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateOptionsOf, LocalWorldModel, worldModelMessages } from './local.js';
-import { tinyRows, tinyTransitions, trainTiny, writeRows } from './testing.js';
+import { tinyRows, tinyTransitions, writeRows } from './testing.js';
 
 let modelDir = '';
 const N = 12;
@@ -15,7 +16,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'local-wm-'));
   const rows = join(dir, 'rows.jsonl');
   writeRows(rows, tinyRows(N));
-  modelDir = await trainTiny(dir, rows, 'ar', 250);
+  modelDir = await trainTinyWorldModel({ data: rows, out: join(dir, 'run'), settings: { objective: 'ar', steps: 250 } });
 }, 240_000);
 
 describe('LocalWorldModel', () => {

@@ -1,7 +1,7 @@
 // Whole-array conversions between float32 and the two 16-bit float formats checkpoints store.
 // Scalar half-precision rounding lives in graph/dtype.ts; this file adds bfloat16 and the
 // array forms, written over Uint32 views so a multi-million-element tensor converts in one pass.
-import { float16BitsToNumber, float32BitsToBfloat16Bits as bitsToBfloat16, float32BitsToFloat16Bits, float32ToBfloat16Bits } from '../graph/dtype.js';
+import { float16BitsToNumber, float32BitsToBfloat16Bits as bitsToBfloat16, float32BitsToFloat16Bits, float32ToBfloat16Bits } from '../dtype.js';
 
 export { float32ToBfloat16Bits };
 

@@ -8,7 +8,7 @@ import { reduceSum } from './ops/reduce.js';
 import { reshape } from './ops/shape-ops.js';
 import { GraphError, formatShape, sameShape, type Shape } from './shape.js';
 import type { Tensor } from './tensor.js';
-import { isFloat } from './dtype.js';
+import { isFloat } from '../dtype.js';
 
 /** Tensors that `roots` depend on, inputs before users. */
 export function topoOrder(roots: readonly Tensor[]): Tensor[] {

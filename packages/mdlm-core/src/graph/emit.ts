@@ -1,7 +1,7 @@
 // Graph → ONNX: dead-code elimination (only what the outputs need), constant deduplication,
 // stable names, and one ONNX node per op.
 import { createHash } from 'node:crypto';
-import { type DType, type TypedData, toBytes, typedFrom } from './dtype.js';
+import { type DType, type TypedData, toBytes, typedFrom } from '../dtype.js';
 import { topoOrder } from './autodiff.js';
 import type { EmitContext } from './op.js';
 import { GraphError, isStatic } from './shape.js';

@@ -1,8 +1,7 @@
 // Graph construction, autodiff plumbing and emission: errors, DCE, folding, dynamic dims.
 import { describe, expect, it } from 'vitest';
 import * as G from './index.js';
-import { compile } from './test-utils.js';
-import { decodeModelSummary } from './test-onnx.js';
+import { compile, decodeModelSummary } from '../testing/index.js';
 
 describe('graph construction', () => {
   it('infers shapes through broadcasting and names the op in shape errors', () => {

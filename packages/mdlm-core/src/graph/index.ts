@@ -1,6 +1,6 @@
 // The graph layer's public API: build symbolic tensors, apply ops, differentiate, emit ONNX.
 export { Graph, Tensor, type Autocast, type TensorLike } from './tensor.js';
-export { type DType, type TypedData, isFloat, typedFrom, float32ToFloat16Bits, float16BitsToNumber, BYTES_PER_ELEMENT } from './dtype.js';
+export { type DType, type TypedData, isFloat, typedFrom, float32ToFloat16Bits, float16BitsToNumber, BYTES_PER_ELEMENT } from '../dtype.js';
 export { type Dim, type Shape, GraphError, numel, isStatic, formatShape, sumDims } from './shape.js';
 export { type OpDef, type VjpRule, NONDIFF, defineOp } from './op.js';
 export { OPS, type OpName } from './ops/index.js';

@@ -1,6 +1,6 @@
 // The contract every primitive op fulfils: shape/dtype inference, ONNX emission, and its
 // vector-Jacobian product written in terms of other ops (so gradients are graphs too).
-import type { DType, TypedData } from './dtype.js';
+import type { DType, TypedData } from '../dtype.js';
 import type { OnnxAttribute } from '../onnx/model.js';
 import type { Shape } from './shape.js';
 import type { Tensor } from './tensor.js';

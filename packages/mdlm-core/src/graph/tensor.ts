@@ -1,6 +1,6 @@
 // Symbolic tensors and the graph that records how they are computed. Every tensor is an input, a
 // constant or the single output of an op applied to other tensors of the same graph.
-import { type DType, type TypedData, isFloat, typedFrom } from './dtype.js';
+import { type DType, type TypedData, isFloat, typedFrom } from '../dtype.js';
 import type { OpDef, Attrs } from './op.js';
 import { type Shape, GraphError, formatShape, isStatic, numel } from './shape.js';
 

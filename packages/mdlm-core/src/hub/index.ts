@@ -1,5 +1,5 @@
 // Models from the Hugging Face Hub: `org/name[@revision]` resolved into the huggingface_hub cache
-// (shared with Python), and a local Hub for tests and offline sites.
+// (shared with Python). The local Hub the tests run against is in the testing entry.
 export { HubError, type HubIssue, type HubIssueCode } from './errors.js';
 export { DEFAULT_HUB_ENDPOINT, type HubSettings, hfHome, hubSettings } from './settings.js';
 export { type HubModelRef, parseHubModelRef, repoFolderName } from './reference.js';
@@ -7,4 +7,3 @@ export { RepoCache } from './cache.js';
 export type { DownloadProgress, RemoteFile } from './download.js';
 export { OPTIONAL_MODEL_FILES, type ResolveModelOptions, type ResolvedModel, isHubModelSpec, resolveModelDir } from './resolve.js';
 export { hubProgressLogger } from './progress.js';
-export { type LocalHub, type LocalHubFault, type LocalHubRepo, type LocalHubRequest, startLocalHub } from './local-hub.js';

@@ -7,39 +7,16 @@ import { lstatSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeF
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCheckpoint, saveCheckpoint } from '../checkpoint/directory.js';
-import { parseHfConfig, toHfConfig } from '../nn/config.js';
-import { initialWeights } from '../train/trainer.js';
-import { transformerParams } from '../nn/transformer.js';
-import { TOKENIZER, tokenizerJson } from '../train/testing/fixtures.js';
+import { loadCheckpoint } from '../checkpoint/directory.js';
+import { TINY_WM_TOKENIZER, type LocalHub, saveTinyQwen3, startLocalHub } from '../testing/index.js';
 import { HubError } from './errors.js';
-import { type LocalHub, startLocalHub } from './local-hub.js';
 import { parseHubModelRef } from './reference.js';
 import { type ResolveModelOptions, resolveModelDir } from './resolve.js';
 import { hubSettings } from './settings.js';
 
-const TINY_QWEN3 = {
-  model_type: 'qwen3',
-  vocab_size: 512,
-  hidden_size: 32,
-  intermediate_size: 64,
-  num_hidden_layers: 2,
-  num_attention_heads: 4,
-  num_key_value_heads: 2,
-  head_dim: 8,
-  max_position_embeddings: 256,
-  rope_theta: 10000,
-  rms_norm_eps: 1e-6,
-  tie_word_embeddings: false,
-};
-
-/** A tiny qwen3 written by the project's checkpoint writer, in shards, plus files a model does not need. */
+/** The tiny qwen3 (untied, so an LM head shard too), in shards, plus files a model does not need. */
 async function tinyModelDir(seed: number, maxShardBytes?: number): Promise<string> {
-  const dir = join(mkdtempSync(join(tmpdir(), 'hub-model-')), 'model');
-  const model = parseHfConfig(TINY_QWEN3, 'tiny qwen3');
-  const values = initialWeights(model, seed);
-  const weights = Object.fromEntries(transformerParams(model).map((p) => [p.name, { shape: p.shape, data: values[p.name]! }]));
-  await saveCheckpoint(dir, { config: toHfConfig(model), weights, tokenizerJson, generationConfig: { eos_token_id: 0 }, ...(maxShardBytes ? { maxShardBytes } : {}) });
+  const dir = await saveTinyQwen3({ seed, tied: false, generationConfig: { eos_token_id: 0 }, ...(maxShardBytes ? { maxShardBytes } : {}) });
   writeFileSync(join(dir, 'README.md'), '# tiny qwen3\n');
   writeFileSync(join(dir, 'pytorch_model.bin'), Buffer.alloc(4096, 7)); // another format: never fetched
   return dir;
@@ -287,7 +264,7 @@ describe('resolveModelDir', () => {
 
     const bad = await failure(resolveModelDir('/no/such/dir', options(cache)));
     expect(bad.code).toBe('bad_reference');
-    expect((await resolveModelDir(TOKENIZER, options(cache))).source).toBe('local'); // an existing path is used as it is
+    expect((await resolveModelDir(TINY_WM_TOKENIZER, options(cache))).source).toBe('local'); // an existing path is used as it is
   });
 });
 

@@ -2,7 +2,7 @@
 // gradients autodiff derives from the plain formulas, in float64 on ONNX Runtime's CPU provider.
 import { describe, expect, it } from 'vitest';
 import { Graph, type Tensor, add, concat, grad, matmul, mul, neg, reduceMean, reduceSum, reciprocal, sigmoid, slice, softmax, sqrt, transposeLast, withVjp } from '../graph/index.js';
-import { compile, randn, rng } from '../graph/test-utils.js';
+import { compile, randn, rng } from '../testing/index.js';
 import { applyRope, attention, causalMask, repeatKv, rmsNorm, silu } from './index.js';
 
 type Build = (g: Graph, xs: Tensor[]) => Tensor;

@@ -4,7 +4,7 @@
 // SiLU loads on the CPU provider (ONNX Runtime's QuickGelu fusion is switched off).
 import { describe, expect, it } from 'vitest';
 import { Graph, type Tensor, emitOnnx, grad, reduceSum, sumDims, typedFrom } from '../graph/index.js';
-import { randn, rng } from '../graph/test-utils.js';
+import { randn, rng } from '../testing/index.js';
 import { createSession, hostTensor, type HostTensor } from '../runtime/index.js';
 import { additiveMask, causalMask } from './masks.js';
 import { ropeTablesAt, ropeTablesRange } from './rope.js';

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint as loadCheckpointDir } from '../checkpoint/directory.js';
 import { Graph, type Tensor, type TypedData, reshape, typedFrom } from '../graph/index.js';
-import { compile } from '../graph/test-utils.js';
+import { compile } from '../testing/index.js';
 import { type LossFn, type StepGraphSpec, buildGradStep, stepNames } from '../train/step.js';
 import { type ModelConfig, parseHfConfig } from './config.js';
 import { crossEntropy } from './functional.js';

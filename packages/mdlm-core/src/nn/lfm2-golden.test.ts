@@ -13,7 +13,7 @@ import { InferenceSession, Tensor as OrtTensor } from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint as loadCheckpointDir } from '../checkpoint/directory.js';
 import { type TypedData, reshape, typedFrom } from '../graph/index.js';
-import { compile } from '../graph/test-utils.js';
+import { compile } from '../testing/index.js';
 import { sampleAutoregressive } from '../sampling/autoregressive.js';
 import { OnnxCausalModel } from '../sampling/onnx-models.js';
 import { type LossFn, type StepGraphSpec, buildGradStep, stepNames } from '../train/step.js';

@@ -4,7 +4,7 @@
 // compare in float32; the composite's gradient is checked in float64 in custom-vjp.test.ts.
 import { describe, expect, it } from 'vitest';
 import { Graph, type Tensor, GraphError, grad, mul, reduceSum, reshape, rotaryEmbedding, topoOrder, transpose } from '../graph/index.js';
-import { compile, randn, rng } from '../graph/test-utils.js';
+import { compile, randn, rng } from '../testing/index.js';
 import { applyRope, applyRopeFused } from './functional.js';
 import { ropeInputs, ropeTablesRange } from './rope.js';
 import type { TransformerConfig } from './transformer.js';

@@ -1,7 +1,7 @@
 import { Rng } from '@diffworld/dataset';
 import { describe, expect, it } from 'vitest';
 import { Graph, typedFrom } from '../graph/index.js';
-import { compile, randn, rng } from '../graph/test-utils.js';
+import { compile, randn, rng } from '../testing/index.js';
 import { blockDiffusionAllowed, blockDiffusionMask, repeatedPositionTables } from './block-diffusion.js';
 import { maskedDiffusionLoss, nextTokenLoss } from './loss.js';
 import { noiseBatch, sampleMaskRatios } from './noise.js';

@@ -1,6 +1,6 @@
 // Encodes an ONNX ModelProto from plain descriptions of its graph (field numbers from onnx.proto).
 // Only the default domain is used, so any ONNX runtime can load what we emit.
-import { ONNX_DTYPE, type DType, type TypedData, toBytes } from '../graph/dtype.js';
+import { ONNX_DTYPE, type DType, type TypedData, toBytes } from '../dtype.js';
 import { ProtoWriter } from './protobuf.js';
 
 export type OnnxDim = number | string; // string = named dynamic dimension (dim_param)

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { InferenceSession, type Tensor } from 'onnxruntime-node';
-import type { DType } from '../graph/dtype.js';
+import type { DType } from '../dtype.js';
 import { encodeModel } from '../onnx/model.js';
 import { RuntimeError } from './errors.js';
 import { selectProvider, type ProviderChoice, type ProviderName } from './providers.js';

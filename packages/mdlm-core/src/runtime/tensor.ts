@@ -1,7 +1,7 @@
 // Values that go in and out of sessions: host tensors (typed arrays, wrapped by ORT without a
 // copy) and device tensors (WebGPU buffers that never leave the GPU unless read back explicitly).
 import { Tensor } from 'onnxruntime-node';
-import type { DType } from '../graph/dtype.js';
+import type { DType } from '../dtype.js';
 import { RuntimeError } from './errors.js';
 import type { ProviderName } from './providers.js';
 

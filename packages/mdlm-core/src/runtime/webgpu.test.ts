@@ -2,7 +2,7 @@
 // Under CI=true an unavailable WebGPU fails these tests; elsewhere they are skipped with the reason.
 import { beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { encodeModel, type OnnxModel } from '../onnx/model.js';
-import { rng } from '../graph/test-utils.js';
+import { rng } from '../testing/index.js';
 import { RuntimeError } from './errors.js';
 import { probeProvider, type ProbeResult } from './providers.js';
 import { createSession, toDevice, toHost } from './session.js';

@@ -9,9 +9,7 @@ import type { ChatMessage } from '@diffworld/dataset';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { parseHfConfig } from '../nn/config.js';
-import { resolveTrainConfig } from '../train/config.js';
-import { MODEL, tok, tokenizerJson, transitions } from '../train/testing/fixtures.js';
-import { trainWorldModel } from '../train/trainer.js';
+import { tinyWmTokenizer as tok, trainTinyWorldModel, writeTransitions } from '../testing/index.js';
 import { sampleAutoregressive } from './autoregressive.js';
 import { SamplingError } from './errors.js';
 import { ChatGenerator } from './generator.js';
@@ -20,32 +18,12 @@ import { OnnxCausalModel } from './onnx-models.js';
 const rows: ChatMessage[][] = [];
 const dirs: Record<'ar' | 'bd3' | 'mdlm', string> = { ar: '', bd3: '', mdlm: '' };
 
-/** Trains on the first `count` of the 32 fixture transitions. */
+/** Trains on the first `count` of the 32 fixture transitions, at 64 tokens a row. */
 async function train(objective: 'ar' | 'bd3' | 'mdlm', count: number, steps: number, lr: number): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), `gen-${objective}-`));
-  const data = join(dir, 'rows.jsonl');
-  transitions(data);
-  const lines = readFileSync(data, 'utf8').trim().split('\n').slice(0, count);
-  writeFileSync(data, lines.join('\n'));
-  if (rows.length === 0) for (const l of lines) rows.push((JSON.parse(l) as { messages: ChatMessage[] }).messages);
-  const config = resolveTrainConfig({
-    objective,
-    model: MODEL,
-    seqLength: 64,
-    batchSize: 8,
-    steps,
-    lr,
-    schedule: 'cosine',
-    minLrRatio: 0.05,
-    warmupRatio: 0.05,
-    weightDecay: 0,
-    evalFraction: 0,
-    evalEvery: 0,
-    saveEvery: 0,
-    logEvery: 1000,
-  });
-  const s = await trainWorldModel({ config, data: [data], tokenizer: tok, tokenizerJson, out: join(dir, 'run'), provider: 'cpu' });
-  return s.modelDir;
+  const data = join(mkdtempSync(join(tmpdir(), `gen-${objective}-`)), 'rows.jsonl');
+  writeTransitions(data, count);
+  if (rows.length === 0) for (const l of readFileSync(data, 'utf8').trim().split('\n')) rows.push((JSON.parse(l) as { messages: ChatMessage[] }).messages);
+  return trainTinyWorldModel({ data, settings: { objective, seqLength: 64, steps, lr } });
 }
 
 beforeAll(async () => {

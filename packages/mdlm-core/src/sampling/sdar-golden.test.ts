@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { Graph, typedFrom } from '../graph/index.js';
-import { compile } from '../graph/test-utils.js';
+import { compile } from '../testing/index.js';
 import { type ModelConfig, parseHfConfig } from '../nn/config.js';
 import { additiveMask } from '../nn/masks.js';
 import { ropeTablesAt } from '../nn/rope.js';

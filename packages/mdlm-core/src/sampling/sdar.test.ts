@@ -12,7 +12,7 @@ import { loadCheckpoint, saveCheckpoint } from '../checkpoint/index.js';
 import { type ModelConfig, parseHfConfig, toHfConfig } from '../nn/config.js';
 import { transformerParams } from '../nn/transformer.js';
 import { resolveTrainConfig } from '../train/config.js';
-import { tok, tokenizerJson, transitions } from '../train/testing/fixtures.js';
+import { tinyWmTokenizer as tok, tinyWmTokenizerJson as tokenizerJson, writeTransitions } from '../testing/index.js';
 import { initialWeights, trainWorldModel } from '../train/trainer.js';
 import { SamplingError } from './errors.js';
 import { ChatGenerator } from './generator.js';
@@ -103,7 +103,7 @@ describe('an SDAR directory as a world model', () => {
 
   it('a bd3 fine-tune from it stays sdar and records the block length it trained with', async () => {
     const data = join(root, 'rows.jsonl');
-    transitions(data);
+    writeTransitions(data);
     const out = join(root, 'run');
     const config = resolveTrainConfig({ objective: 'bd3', blockLength: 4, seqLength: 64, batchSize: 4, steps: 2, evalFraction: 0, saveEvery: 2 });
     await trainWorldModel({ config, data: [data], out, tokenizer: tok, tokenizerJson, init: sdarDir, provider: 'cpu' });
@@ -118,7 +118,7 @@ describe('an SDAR directory as a world model', () => {
     const other = join(root, 'other-mask');
     await writeSdar(other, parseHfConfig(sdarJson(4, MASK === 0 ? 1 : 0), 'config.json'), 6);
     const data = join(root, 'rows2.jsonl');
-    transitions(data);
+    writeTransitions(data);
     const config = resolveTrainConfig({ objective: 'bd3', seqLength: 64, batchSize: 4, steps: 1, evalFraction: 0 });
     await expect(trainWorldModel({ config, data: [data], out: join(root, 'run2'), tokenizer: tok, tokenizerJson, init: other, provider: 'cpu' })).rejects.toThrow(/mask token is id .*mask_token_id/);
   });

@@ -15,7 +15,7 @@ import { type HostTensor, createSession, hostTensor } from '../runtime/index.js'
 import { resolveTrainConfig } from '../train/config.js';
 import { chatExample, materialize, type TrainExample } from '../train/data.js';
 import { attentionBias, type ObjectiveSpec } from '../train/objective.js';
-import { MODEL, tok, tokenizerJson, transitions } from '../train/testing/fixtures.js';
+import { TINY_WM_MODEL, tinyWmTokenizer as tok, tinyWmTokenizerJson as tokenizerJson, writeTransitions } from '../testing/index.js';
 import { trainWorldModel } from '../train/trainer.js';
 import { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel } from './onnx-models.js';
 
@@ -25,8 +25,8 @@ const B = 4;
 async function trained(objective: 'ar' | 'bd3' | 'mdlm'): Promise<{ config: ModelConfig; weights: Record<string, Float32Array>; examples: TrainExample[] }> {
   const dir = mkdtempSync(join(tmpdir(), `layout-${objective}-`));
   const data = join(dir, 'rows.jsonl');
-  transitions(data);
-  const config = resolveTrainConfig({ objective, model: MODEL, seqLength: T, batchSize: 4, steps: 15, lr: 3e-3, evalFraction: 0, evalEvery: 0, saveEvery: 0, logEvery: 1000 });
+  writeTransitions(data);
+  const config = resolveTrainConfig({ objective, model: TINY_WM_MODEL, seqLength: T, batchSize: 4, steps: 15, lr: 3e-3, evalFraction: 0, evalEvery: 0, saveEvery: 0, logEvery: 1000 });
   const s = await trainWorldModel({ config, data: [data], tokenizer: tok, tokenizerJson, out: join(dir, 'run'), provider: 'cpu' });
   const ck = await loadCheckpoint(s.modelDir);
   const rows = readFileSync(data, 'utf8')

@@ -3,7 +3,7 @@
 // and loss scaling. On CUDA the same code adds device memory and CUDA
 // graphs (checked on the GPU host: tools/gpu, the gpu-train benchmark's --compare).
 import { describe, expect, it } from 'vitest';
-import { randn, rng } from '../graph/test-utils.js';
+import { randn, rng, tinyBd3Problem } from '../testing/index.js';
 import { crossEntropy, linear } from '../nn/functional.js';
 import { cosineWithWarmup } from '../optim/index.js';
 import { type HostTensor, hostTensor } from '../runtime/index.js';
@@ -11,7 +11,6 @@ import { StepRunner, type StepResult, type StepRunnerOptions, boundStepSupport }
 import { add, emitOnnx, matmul, reduceSum, transposeLast } from '../graph/index.js';
 import { MAX_STACK } from '../optim/index.js';
 import { type StepGraphSpec, buildFusedStep } from './step.js';
-import { tinyBd3Problem } from './testing/tiny-bd3.js';
 
 type Batch = Readonly<Record<string, HostTensor>>;
 

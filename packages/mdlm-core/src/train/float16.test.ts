@@ -7,7 +7,7 @@ import { topoOrder } from '../graph/autodiff.js';
 import { emitOnnx } from '../graph/index.js';
 import { constant, cosineWithWarmup } from '../optim/index.js';
 import type { HostTensor } from '../runtime/index.js';
-import { TINY_BD3, tinyBd3Problem } from './testing/tiny-bd3.js';
+import { TINY_BD3, tinyBd3Problem } from '../testing/index.js';
 import { objectiveStepSpec } from './objective.js';
 import { buildLoopStepModel } from './loop-step.js';
 import { StepRunner, type StepResult, type StepRunnerOptions, autocastFor } from './runner.js';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Tensor, type TypedData, reshape, typedFrom } from '../graph/index.js';
-import { compile } from '../graph/test-utils.js';
+import { compile } from '../testing/index.js';
 import { crossEntropy, geluTanh, linear } from '../nn/functional.js';
 import { blockCausalMask } from '../nn/masks.js';
 import { ropeTables } from '../nn/functional.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randn, rng } from '../graph/test-utils.js';
+import { randn, rng, tinyBd3Problem } from '../testing/index.js';
 import { add, reduceSum, tanh } from '../graph/index.js';
 import { crossEntropy, linear } from '../nn/functional.js';
 import { cosineWithWarmup } from '../optim/index.js';
@@ -8,7 +8,6 @@ import { loopNames } from './loop-step.js';
 import { emitOnnx } from '../graph/index.js';
 import { StepRunner, type StepResult } from './runner.js';
 import { type OptimizerLayout, type StepGraphSpec, buildFusedStep } from './step.js';
-import { tinyBd3Problem } from './testing/tiny-bd3.js';
 
 type Batch = Readonly<Record<string, HostTensor>>;
 

@@ -10,7 +10,7 @@
 // scaler's state is carried too and the step graph advances the AdamW counter only on finite steps,
 // so K steps in one call skip and rescale exactly as K single steps.
 import { emitOnnx } from '../graph/index.js';
-import type { DType } from '../graph/dtype.js';
+import type { DType } from '../dtype.js';
 import type { OnnxDim, OnnxGraph, OnnxModel, OnnxNode, OnnxValueInfo } from '../onnx/model.js';
 import { type StepGraphSpec, buildFusedStep, momentStacks, scalerNames, stepNames } from './step.js';
 

@@ -8,11 +8,11 @@ import { topoOrder } from '../graph/autodiff.js';
 import { emitOnnx } from '../graph/index.js';
 import { cosineWithWarmup } from '../optim/index.js';
 import { objectiveStepSpec } from './objective.js';
-import { TINY_BD3, TINY_MODEL, tinyBd3Problem } from './testing/tiny-bd3.js';
+import { TINY_BD3, TINY_BD3_MODEL, tinyBd3Problem } from '../testing/index.js';
 import { StepRunner, autocastFor, opsetFor } from './runner.js';
 import { buildFusedStep } from './step.js';
 
-const model = TINY_MODEL;
+const model = TINY_BD3_MODEL;
 const spec = TINY_BD3;
 
 describe('bfloat16 mixed precision', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hostTensor } from '../runtime/index.js';
 import { cast } from '../graph/index.js';
-import { randn, rng } from '../graph/test-utils.js';
+import { randn, rng } from '../testing/index.js';
 import { crossEntropy, linear } from '../nn/functional.js';
 import { cosineWithWarmup } from '../optim/index.js';
 import { StepRunner } from './runner.js';

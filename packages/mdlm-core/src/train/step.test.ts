@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type TypedData, typedFrom } from '../graph/index.js';
-import { compile, randn, rng } from '../graph/test-utils.js';
+import { compile, randn, rng } from '../testing/index.js';
 import { crossEntropy, linear, silu } from '../nn/functional.js';
 import { type StepGraphSpec, buildAccumulateStep, buildApplyStep, buildFusedStep, buildGradStep, stepNames } from './step.js';
 

@@ -8,15 +8,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../checkpoint/index.js';
 import { resolveTrainConfig } from './config.js';
-import { MODEL, tok, tokenizerJson, transitions } from './testing/fixtures.js';
+import { TINY_WM_MODEL, tinyWmTokenizer as tok, tinyWmTokenizerJson as tokenizerJson, writeTransitions } from '../testing/index.js';
 import { type TrainRunOptions, trainWorldModel } from './trainer.js';
 
 describe('trainWorldModel in float16', () => {
   it('logs skipped steps, saves the scaler and resumes with it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wm-f16-'));
     const data = join(dir, 'rows.jsonl');
-    transitions(data);
-    const config = resolveTrainConfig({ objective: 'bd3', model: MODEL, seqLength: 64, batchSize: 4, steps: 12, evalFraction: 0, saveEvery: 6, keepLast: 5, logEvery: 6 });
+    writeTransitions(data);
+    const config = resolveTrainConfig({ objective: 'bd3', model: TINY_WM_MODEL, seqLength: 64, batchSize: 4, steps: 12, evalFraction: 0, saveEvery: 6, keepLast: 5, logEvery: 6 });
     const base = {
       config,
       data: [data],

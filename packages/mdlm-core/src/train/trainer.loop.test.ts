@@ -5,7 +5,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../checkpoint/index.js';
-import { tok, tokenizerJson, transitionsDir, tinyRunConfig } from './testing/fixtures.js';
+import { tinyWmTokenizer as tok, tinyWmTokenizerJson as tokenizerJson, transitionsDir, tinyRunConfig } from '../testing/index.js';
 import { TrainError, resolveStepsPerCall, trainWorldModel } from './trainer.js';
 
 describe('trainWorldModel with stepsPerCall', () => {

@@ -11,10 +11,9 @@ import { parseHfConfig } from '../nn/config.js';
 import { ropeAtPositions, ropeTablesRange } from '../nn/rope.js';
 import { transformerForward, transformerParams } from '../nn/transformer.js';
 import { type HostTensor, createSession, hostTensor } from '../runtime/index.js';
-import { resolveTrainConfig } from './config.js';
 import { type TrainExample, chatExample, materialize } from './data.js';
 import { type ObjectiveSpec, attentionBias, objectiveFeeds } from './objective.js';
-import { MODEL, tok, tokenizerJson, transitions } from './testing/fixtures.js';
+import { tinyWmConfig, tinyWmTokenizer as tok, tinyWmTokenizerJson as tokenizerJson, writeTransitions } from '../testing/index.js';
 import { trainWorldModel } from './trainer.js';
 
 /** Argmax of the model at every target position, with all targets masked (diffusion) or teacher-forced (AR). */
@@ -83,25 +82,16 @@ describe('trainWorldModel memorises', () => {
     it(`a tiny ${objective} world model memorises 32 short transitions`, async () => {
       const dir = mkdtempSync(join(tmpdir(), `wm-${objective}-`));
       const data = join(dir, 'rows.jsonl');
-      transitions(data);
+      writeTransitions(data);
       // Diffusion settings found by a sweep (tmp probes on the GPU host's CPU): BD3-LM's clipped mask
       // range [0.5, 1] is what makes 32 facts stick — with the default [0.001, 1] the 1/p weights of
       // small ratios swamp Adam's second moment and bd3 gets 5/32 after the same 1,000 steps. mdlm
       // trains 1,500: at 1,000 its last facts sat on the edge (30–32/32 as the optimizer's summation
       // order changed between multi-tensor layouts).
       const diffusion = objective === 'bd3' ? { steps: 1000, seqLength: 64, lr: 2e-3 } : { steps: 1500, seqLength: 128, lr: 2e-3 };
-      const config = resolveTrainConfig({
+      const config = tinyWmConfig({
         objective,
-        model: MODEL,
-        batchSize: 8,
         ...(objective === 'ar' ? { steps: 250, seqLength: 64, lr: 3e-3 } : { ...diffusion, maskRange: [0.5, 1] }),
-        schedule: 'cosine',
-        minLrRatio: 0.05,
-        warmupRatio: 0.05,
-        weightDecay: 0,
-        evalFraction: 0,
-        evalEvery: 0,
-        saveEvery: 0,
         logEvery: 50,
       });
       const logs: string[] = [];

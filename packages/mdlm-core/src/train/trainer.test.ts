@@ -9,7 +9,7 @@ import { Rng } from '@diffworld/dataset';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint } from '../checkpoint/index.js';
 import { resolveTrainConfig } from './config.js';
-import { MODEL, TOKENIZER, tok, tokenizerJson, transitions, transitionsDir, tinyRunConfig } from './testing/fixtures.js';
+import { TINY_WM_MODEL, TINY_WM_TOKENIZER, tinyWmModel, tinyWmTokenizer as tok, tinyWmTokenizerJson as tokenizerJson, writeTransitions, transitionsDir, tinyRunConfig } from '../testing/index.js';
 import { trainWorldModel } from './trainer.js';
 
 /** Runs a training run in its own process; with `kill`, SIGKILL lands `delayMs` after it has logged `afterSteps` steps (mid-step or mid-checkpoint). */
@@ -17,7 +17,7 @@ function trainInChild(run: { config: object; data: string[]; out: string; resume
   return new Promise<{ code: number | null; killed: boolean; output: string }>((resolve, reject) => {
     const p = spawn(
       process.execPath,
-      ['--conditions=@diffworld/source', '--import', 'tsx', new URL('./testing/train-child.ts', import.meta.url).pathname, JSON.stringify({ ...run, tokenizer: TOKENIZER })],
+      ['--conditions=@diffworld/source', '--import', 'tsx', new URL('../testing/train-child.ts', import.meta.url).pathname, JSON.stringify({ ...run, tokenizer: TINY_WM_TOKENIZER })],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '',
@@ -42,7 +42,7 @@ describe('trainWorldModel', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'wm-curve-')), 'run');
     const config = resolveTrainConfig({
       objective: 'bd3',
-      model: { ...MODEL, hidden_size: 64, intermediate_size: 128 },
+      model: tinyWmModel(64),
       seqLength: 128,
       batchSize: 4,
       steps: 80,
@@ -101,7 +101,7 @@ describe('trainWorldModel', () => {
     // for the old ScatterND embedding gradient's thread race to part two runs within a few steps.
     const dir = mkdtempSync(join(tmpdir(), 'wm-seed-'));
     const data = new URL('../../../../test-data/wm/alfworld-train.jsonl', import.meta.url).pathname;
-    const config = { objective: 'bd3', model: MODEL, seqLength: 256, batchSize: 4, steps: 5, lr: 2e-3, evalFraction: 0, evalEvery: 0, saveEvery: 0, logEvery: 1 };
+    const config = { objective: 'bd3', model: TINY_WM_MODEL, seqLength: 256, batchSize: 4, steps: 5, lr: 2e-3, evalFraction: 0, evalEvery: 0, saveEvery: 0, logEvery: 1 };
     const runs = await Promise.all(['a', 'b'].map((name) => trainInChild({ config, data: [data], out: join(dir, name), resume: false })));
     for (const r of runs) expect(r.code, r.output).toBe(0);
     const losses = (name: string) =>
@@ -116,8 +116,8 @@ describe('trainWorldModel', () => {
   it('a run killed with SIGKILL at random moments resumes to the same final weights, bit for bit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'wm-kill-'));
     const data = join(dir, 'rows.jsonl');
-    transitions(data);
-    const config = { objective: 'bd3', model: MODEL, seqLength: 64, batchSize: 4, gradAccum: 2, steps: 30, evalFraction: 0.2, evalEvery: 10, saveEvery: 2, keepLast: 2, logEvery: 1 };
+    writeTransitions(data);
+    const config = { objective: 'bd3', model: TINY_WM_MODEL, seqLength: 64, batchSize: 4, gradAccum: 2, steps: 30, evalFraction: 0.2, evalEvery: 10, saveEvery: 2, keepLast: 2, logEvery: 1 };
     const child = (out: string, resume: boolean, kill?: { afterSteps: number; delayMs: number }) => trainInChild({ config, data: [data], out, resume }, kill);
     const whole = await child(join(dir, 'whole'), false);
     expect(whole.code, whole.output).toBe(0);

@@ -1,6 +1,6 @@
 // Elementwise primitives: binary arithmetic with broadcasting, unary math, comparisons.
 // Broadcast gradients are returned at the output's shape; the autodiff engine sums them down.
-import type { DType } from '../dtype.js';
+import type { DType } from '../../dtype.js';
 import { type OpDef, type VjpRule, NONDIFF, defineOp } from '../op.js';
 import { GraphError, broadcastShapes } from '../shape.js';
 import { type Tensor, type TensorLike, assertFloat, dtypeOf, graphOf } from '../tensor.js';

@@ -1,6 +1,6 @@
 // Constant-folding helpers: evaluate elementwise ops on constant operands in JS (float64
 // arithmetic, stored back into the op's dtype).
-import { type DType, type TypedData, typedFrom } from '../dtype.js';
+import { type DType, type TypedData, typedFrom } from '../../dtype.js';
 import type { ConstOperand } from '../op.js';
 import { type Shape, numel } from '../shape.js';
 

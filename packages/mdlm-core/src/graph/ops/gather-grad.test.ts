@@ -8,7 +8,7 @@ import { grad } from '../autodiff.js';
 import { emitOnnx } from '../emit.js';
 import * as G from '../index.js';
 import { Graph } from '../tensor.js';
-import { randn, rng } from '../test-utils.js';
+import { randn, rng } from '../../testing/index.js';
 
 describe('Gather gradient (embedding lookups)', () => {
   it('sums repeated rows in index order, bit for bit, with two intra-op threads', async () => {

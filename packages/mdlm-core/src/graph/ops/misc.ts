@@ -1,5 +1,5 @@
 // Cast, ConstantOfShape, CumSum and Trilu.
-import { type DType, ONNX_DTYPE, isFloat, typedFrom } from '../dtype.js';
+import { type DType, ONNX_DTYPE, isFloat, typedFrom } from '../../dtype.js';
 import { type OpDef, NONDIFF, defineOp, int } from '../op.js';
 import { type Dim, GraphError, normAxis, staticShape } from '../shape.js';
 import type { Graph, Tensor } from '../tensor.js';

@@ -2,7 +2,7 @@
 // the table's keys are the engine's op names, every entry is an OpDef whose attribute type is the
 // one its builders and ONNX emission rely on, and gradient rules are rules or NONDIFF.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { DType } from '../dtype.js';
+import type { DType } from '../../dtype.js';
 import type { NONDIFF, OpDef, VjpRule } from '../op.js';
 import type { Dim } from '../shape.js';
 import { OPS, type OpName } from './index.js';

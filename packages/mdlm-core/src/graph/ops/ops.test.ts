@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { Graph, type Tensor } from '../tensor.js';
 import { NONDIFF } from '../op.js';
 import { grad } from '../autodiff.js';
-import { compile, randn, rng } from '../test-utils.js';
+import { compile, randn, rng } from '../../testing/index.js';
 import * as G from '../index.js';
 import { probeProvider } from '../../runtime/index.js';
 

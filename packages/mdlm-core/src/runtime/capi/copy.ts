@@ -1,7 +1,7 @@
 // Copies between bound tensors through a small Identity session on the same provider: host
 // staging buffers in, device buffers out (or back). ORT moves the bytes with its own data transfer
 // (cudaMemcpy on CUDA), so no CUDA runtime needs loading here, and the CPU path is the same code.
-import type { DType } from '../../graph/dtype.js';
+import type { DType } from '../../dtype.js';
 import { encodeModel } from '../../onnx/model.js';
 import { type BoundProvider, BoundSession, type BoundTensor } from './session.js';
 

@@ -1,7 +1,7 @@
 // A session of ORT's C API with IO binding: inputs and outputs bound to buffers that the caller
 // owns and that stay where they are between runs (GPU memory on CUDA), so that nothing crosses the
 // host bus unless asked, and — with CUDA graphs — the same kernels replay on the same addresses.
-import { BYTES_PER_ELEMENT, type DType, ONNX_DTYPE } from '../../graph/dtype.js';
+import { BYTES_PER_ELEMENT, type DType, ONNX_DTYPE } from '../../dtype.js';
 import { ORT_CONFIG_ENTRIES, intraOpThreads } from '../session.js';
 import { type DataOf, sizeOf, typedView } from '../tensor.js';
 import { type CApi, loadCApi } from './library.js';

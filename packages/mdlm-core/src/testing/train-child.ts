@@ -2,8 +2,8 @@
 // Prints one line per step so the parent knows when to kill it.
 import { readFileSync } from 'node:fs';
 import { Tokenizer } from '@diffworld/tokenizer';
-import { resolveTrainConfig } from '../config.js';
-import { trainWorldModel } from '../trainer.js';
+import { resolveTrainConfig } from '../train/config.js';
+import { trainWorldModel } from '../train/trainer.js';
 
 const opts = JSON.parse(process.argv[2]!) as { config: object; data: string[]; tokenizer: string; out: string; resume: boolean };
 const tokenizerJson = readFileSync(opts.tokenizer, 'utf8');

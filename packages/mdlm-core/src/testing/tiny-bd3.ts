@@ -1,15 +1,15 @@
 // A tiny BD3 world-model training problem for step-level tests: the objective spec, N batches of
 // two fixed rows with fresh noise per step, and small random float32 initial weights.
 import { Rng } from '@diffworld/dataset';
-import { randn, rng } from '../../graph/test-utils.js';
-import type { TransformerConfig } from '../../nn/index.js';
-import type { HostTensor } from '../../runtime/index.js';
-import { materialize } from '../data.js';
-import { type ObjectiveSpec, objectiveFeeds, objectiveStepSpec } from '../objective.js';
-import type { StepGraphSpec } from '../step.js';
+import { randn, rng } from './random.js';
+import type { TransformerConfig } from '../nn/index.js';
+import type { HostTensor } from '../runtime/index.js';
+import { materialize } from '../train/data.js';
+import { type ObjectiveSpec, objectiveFeeds, objectiveStepSpec } from '../train/objective.js';
+import type { StepGraphSpec } from '../train/step.js';
 
-export const TINY_MODEL: TransformerConfig = { vocabSize: 64, dModel: 32, nLayers: 2, nHeads: 2, nKvHeads: 1, ffnDim: 64, ropeTheta: 10000, rmsEps: 1e-6 };
-export const TINY_BD3: ObjectiveSpec = { objective: 'bd3', model: TINY_MODEL, batch: 2, length: 16, blockLength: 4, maskId: 63 };
+export const TINY_BD3_MODEL: TransformerConfig = { vocabSize: 64, dModel: 32, nLayers: 2, nHeads: 2, nKvHeads: 1, ffnDim: 64, ropeTheta: 10000, rmsEps: 1e-6 };
+export const TINY_BD3: ObjectiveSpec = { objective: 'bd3', model: TINY_BD3_MODEL, batch: 2, length: 16, blockLength: 4, maskId: 63 };
 
 export function tinyBd3Problem(steps: number, noiseSeed: number, initSeed: number): { stepSpec: StepGraphSpec; batches: Readonly<Record<string, HostTensor>>[]; init: Record<string, Float32Array> } {
   const stepSpec = objectiveStepSpec(TINY_BD3);
