@@ -63,6 +63,12 @@ describe('runGrpoTrain', () => {
     expect(r.reportMarkdown).toContain('## What this run cannot tell');
     expect(r.report.warnings.some((w) => w.startsWith('Only 2 held-out episodes per policy'))).toBe(true);
     expect(r.reportMarkdown).toContain('World model: trained here, bd3');
+    // Which share of the world-model arm's transitions the world model answered (the responder the rest); the real arm has none.
+    const [wmRun, realRun] = r.report.grpoRuns;
+    expect(wmRun!.worldModelShare).toBeGreaterThanOrEqual(0);
+    expect(wmRun!.worldModelShare).toBeLessThanOrEqual(1);
+    expect(realRun!.worldModelShare).toBeUndefined();
+    expect(r.reportMarkdown).toContain('| transitions answered by the world model |');
     expect(r.reportHtml).toContain('<table id="success">');
     const metrics = readFileSync(join(out, 'metrics.jsonl'), 'utf8')
       .trim()

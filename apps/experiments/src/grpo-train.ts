@@ -112,7 +112,7 @@ export async function runGrpoTrain(o: GrpoTrainOptions): Promise<GrpoTrainResult
   }
 }
 
-const pick = (g: GrpoResult) => ({ steps: g.steps, skippedSteps: g.skippedSteps, zeroStdShare: g.zeroStdShare });
+const pick = (g: GrpoResult) => ({ steps: g.steps, skippedSteps: g.skippedSteps, zeroStdShare: g.zeroStdShare, ...(g.worldModelShare === undefined ? {} : { worldModelShare: g.worldModelShare }) });
 
 /** One curve set per training stage (SFT loss, GRPO reward/success/KL…) from the run's metrics.jsonl. */
 export function trainingCurves(out: string): MetricsRun[] {

@@ -59,4 +59,17 @@ describe('rollout sources', () => {
     expect(seen[0]!.action).toBe(`examine ${target}`);
     expect(r.observation.text).toContain('The thing looks ordinary.');
   });
+
+  it('counts the transitions it plays and those the world model answered, with the responder on and off', async () => {
+    const wm: WorldModel = { predict: async () => ({ text: 'Nothing happens.' }) };
+    for (const useResponder of [true, false]) {
+      const src = worldModelSource(suite, wm, { useResponder });
+      const env = src.makeEnv();
+      const first = await env.reset(task, task.seed);
+      const target = first.admissible!.find((a) => a.startsWith('go to '))!.slice('go to '.length);
+      await env.step(suite.agent.formatAction(`go to ${target}`)); // the responder knows where the agent arrives
+      await env.step(suite.agent.formatAction(`examine ${target}`)); // deferred to the world model
+      expect(src.counts, `useResponder ${useResponder}`).toEqual({ transitions: 2, worldModelAnswers: useResponder ? 1 : 2 });
+    }
+  });
 });

@@ -5,7 +5,7 @@
 // harness's invalid-action message without stepping the engine), and each result becomes the
 // harness's next user turn. The same wrapper frames the real engine and the world-model env, so a
 // policy cannot tell them apart and the reward is the suite's reward over the same message list.
-import type { EnvSuite, Observation, StepResult, TaskRef, TextEnv, WorldModel } from '@diffworld/env-core';
+import type { EnvSuite, Observation, SampleOptions, StepResult, TaskRef, TextEnv, WorldModel, WorldModelRequest } from '@diffworld/env-core';
 import type { Episode } from './rollout.js';
 
 export class AgentFramedEnv implements TextEnv {
@@ -18,6 +18,8 @@ export class AgentFramedEnv implements TextEnv {
   constructor(
     private readonly suite: EnvSuite,
     private readonly inner: TextEnv,
+    /** Called once per action that reaches the inner env (a transition; invalid turns are the harness's). */
+    private readonly onTransition?: () => void,
   ) {
     this.name = inner.name;
   }
@@ -39,6 +41,7 @@ export class AgentFramedEnv implements TextEnv {
       const text = this.suite.agent.invalidTurn(this.admissible);
       return { observation: { text, ...(this.admissible ? { admissible: this.admissible } : {}) }, reward: 0, done: outOfTurns, info: { score: this.score, won: false, valid: false } };
     }
+    this.onTransition?.();
     const r = await this.inner.step(action);
     this.lastObservation = r.observation.text;
     this.admissible = r.observation.admissible;
@@ -70,8 +73,42 @@ export function realEngineSource(suite: EnvSuite, pool?: { makeEnv(): TextEnv })
  * The world model behind the suite's TextEnv face; with `useResponder` (the paper's default) the
  * env's deterministic local responder answers the transitions whose outcome is certain.
  */
-export function worldModelSource(suite: EnvSuite, wm: WorldModel, opts: { useResponder: boolean } = { useResponder: true }): RolloutSource {
-  return { name: 'world-model', suite, makeEnv: () => new AgentFramedEnv(suite, suite.createSimulatedEnv(wm, { useResponder: opts.useResponder })) };
+/** The transitions a world-model source played, and how many of them the world model itself answered (the rest came from the env's local responder). */
+export interface TransitionCounts {
+  transitions: number;
+  worldModelAnswers: number;
+}
+
+export interface WorldModelSource extends RolloutSource {
+  /** Running totals over every env this source made. */
+  readonly counts: TransitionCounts;
+}
+
+export function worldModelSource(suite: EnvSuite, wm: WorldModel, opts: { useResponder: boolean } = { useResponder: true }): WorldModelSource {
+  const counts: TransitionCounts = { transitions: 0, worldModelAnswers: 0 };
+  const counted: WorldModel = {
+    predict: (req, o) => {
+      counts.worldModelAnswers++;
+      return wm.predict(req, o);
+    },
+    ...(wm.predictBatch
+      ? {
+          predictBatch: (reqs: WorldModelRequest[], o?: SampleOptions) => {
+            counts.worldModelAnswers += reqs.length;
+            return wm.predictBatch!(reqs, o);
+          },
+        }
+      : {}),
+  };
+  return {
+    name: 'world-model',
+    suite,
+    counts,
+    makeEnv: () =>
+      new AgentFramedEnv(suite, suite.createSimulatedEnv(counted, { useResponder: opts.useResponder }), () => {
+        counts.transitions++;
+      }),
+  };
 }
 
 /**

@@ -32,7 +32,7 @@ describe('the pipeline report in headless chromium', () => {
     const report = pipelineSummary(config, evals, {
       timings: { sft: 1.5, 'grpo-real': 2.5 },
       grpoRuns: [
-        { name: 'GRPO in the world model', steps: 4, skippedSteps: 4, zeroStdShare: 1 },
+        { name: 'GRPO in the world model', steps: 4, skippedSteps: 4, zeroStdShare: 1, worldModelShare: 0.2 },
         { name: 'GRPO in the real engine', steps: 4, skippedSteps: 1, zeroStdShare: 0.25 },
       ],
       worldModel: { source: 'trained here', objective: 'bd3', evalLoss: 2.5, finalLoss: 2.2, parameters: 120_000 },
@@ -88,6 +88,7 @@ describe('the pipeline report in headless chromium', () => {
     expect(warnings.some((w) => w.includes('No policy solved any of the 8 held-out games'))).toBe(true);
     expect(warnings.some((w) => w.startsWith('GRPO in the world model: every one of its 4 steps'))).toBe(true);
     expect(warnings.some((w) => w.includes('Only 8 held-out episodes'))).toBe(true);
+    expect(warnings.some((w) => w.includes('the world model answered only 20.0% of its transitions'))).toBe(true);
     expect(await page.textContent('body')).toContain('held-out loss 2.500');
     await page.close();
   }, 120_000);

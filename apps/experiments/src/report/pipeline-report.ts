@@ -19,15 +19,20 @@ export interface PipelineReport {
   timings: Record<string, number>;
   grpo: { steps: number; groupSize: number; tasksPerStep: number; beta: number; temperature: number };
   /** How much signal each GRPO run had: steps whose groups all had equal rewards changed no weight. */
-  grpoRuns: { name: string; steps: number; skippedSteps: number; zeroStdShare: number }[];
+  grpoRuns: { name: string; steps: number; skippedSteps: number; zeroStdShare: number; worldModelShare?: number }[];
   /** The world model the world-model arm trained in: its held-out loss, where this run trained it. */
   worldModel: { source: string; objective?: string; evalLoss?: number | null; finalLoss?: number; parameters?: number } | undefined;
   /** Comparisons that carry no information, each said in one sentence. */
   warnings: string[];
 }
 
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
 /** Fewer held-out episodes than this per policy make a success comparison too wide to read. */
 export const MIN_EPISODES = 30;
+
+/** Below this share of transitions answered by the world model, the world-model arm is mostly the env's responder. */
+export const MIN_WORLD_MODEL_SHARE = 0.5;
 
 export interface PipelineFacts {
   timings: Record<string, number>;
@@ -44,6 +49,10 @@ export function uninformative(r: Pick<PipelineReport, 'policies' | 'episodes' | 
         `${g.name}: every one of its ${g.steps} steps had equal rewards in every group (zero variance), so no step changed the weights; its policy is the SFT policy and its gain over SFT measures nothing.`,
       );
     else if (g.steps > 0 && g.skippedSteps > g.steps / 2) out.push(`${g.name}: ${g.skippedSteps} of ${g.steps} steps had no group with reward variance and changed no weight.`);
+    if (g.worldModelShare !== undefined && g.worldModelShare < MIN_WORLD_MODEL_SHARE)
+      out.push(
+        `${g.name}: the world model answered only ${pct(g.worldModelShare)} of its transitions (the env's local responder the rest), so this arm is close to training in the real engine (worldModel.useResponder false hands every transition to the world model).`,
+      );
   }
   if (r.policies.length > 0 && r.policies.every((p) => p.summary.overall.wins === 0))
     out.push(`No policy solved any of the ${r.episodes} held-out games: every success is 0, so the policies cannot be told apart.`);
@@ -73,7 +82,6 @@ export function pipelineSummary(c: ExperimentConfig, evals: Readonly<Record<stri
   };
 }
 
-const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const cell = (s: EpisodeSummary | undefined) => (s ? `${pct(s.successRate)} [${pct(s.successCI95[0])}, ${pct(s.successCI95[1])}] (${s.wins}/${s.episodes})` : '–');
 const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pts`;
 
@@ -111,9 +119,9 @@ export function renderPipelineMarkdown(r: PipelineReport): string {
     '',
     '## GRPO signal and the world model',
     '',
-    '| GRPO run | steps | steps without reward variance (no update) | groups with zero variance |',
-    '|---|---|---|---|',
-    ...r.grpoRuns.map((g) => `| ${g.name} | ${g.steps} | ${g.skippedSteps} | ${pct(g.zeroStdShare)} |`),
+    '| GRPO run | steps | steps without reward variance (no update) | groups with zero variance | transitions answered by the world model |',
+    '|---|---|---|---|---|',
+    ...r.grpoRuns.map((g) => `| ${g.name} | ${g.steps} | ${g.skippedSteps} | ${pct(g.zeroStdShare)} | ${g.worldModelShare === undefined ? '–' : pct(g.worldModelShare)} |`),
     '',
     worldModelLine(r),
     '',

@@ -7,7 +7,7 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Rng } from '@diffworld/dataset';
 import type { TaskRef } from '@diffworld/env-core';
-import { type GrpoConfig, type GrpoStepMetrics, GrpoTrainer, type RolloutSource, loadPolicy, savePolicy, worldModelSource } from '@diffworld/grpo';
+import { type GrpoConfig, type GrpoStepMetrics, GrpoTrainer, type RolloutSource, type TransitionCounts, loadPolicy, savePolicy, worldModelSource } from '@diffworld/grpo';
 import { checkpointDirName, constantWithWarmup, latestCheckpoint, pruneCheckpoints } from '@diffworld/mdlm-core';
 import { openWorldModel } from '../world-model.js';
 import { type ExperimentContext, fmt } from './context.js';
@@ -27,7 +27,12 @@ export interface GrpoResult {
   success: number;
   /** Real-engine success of the periodic evaluations, by step. */
   periodic: { step: number; success: number; episodes: number }[];
+  /** World-model sources: the share of the rollouts' transitions the world model itself answered (the env's local responder answered the rest). */
+  worldModelShare?: number;
 }
+
+/** What a step's record adds to the trainer's metrics: the transitions it played, for world-model sources. */
+type StepRecord = GrpoStepMetrics & { transitions?: number; worldModelAnswers?: number };
 
 /** The trainer's settings from the config's grpo and rollout sections (the same names). */
 export function grpoTrainerConfig(ctx: ExperimentContext, setup: PolicySetup): GrpoConfig {
@@ -54,7 +59,7 @@ export function grpoTrainerConfig(ctx: ExperimentContext, setup: PolicySetup): G
   };
 }
 
-async function sourceOf(ctx: ExperimentContext, source: GrpoSource): Promise<RolloutSource> {
+async function sourceOf(ctx: ExperimentContext, source: GrpoSource): Promise<RolloutSource & { counts?: TransitionCounts }> {
   if (source.kind === 'real') return ctx.realSource();
   const w = ctx.config.worldModel;
   return worldModelSource(ctx.suite, await openWorldModel(ctx.config.env, source.model.spec, w.sampling), { useResponder: w.useResponder });
@@ -110,8 +115,12 @@ export async function grpoStage(ctx: ExperimentContext, setup: PolicySetup, sft:
               more: (round: number) => trainer.jobsFor(rng.fork(`refill${round}`).sample(pool, Math.min(c.grpo.tasksPerStep, pool.length)), () => src.makeEnv(), rng.fork(`refill${round}|jobs`)),
             }
           : undefined;
-      const m = await trainer.step(jobs, setup.codec, dynamic);
+      const before = src.counts ? { ...src.counts } : undefined;
+      const played = await trainer.step(jobs, setup.codec, dynamic);
       await Promise.all(jobs.map((j) => j.env.close?.()));
+      // Per step in steps.jsonl, so a resumed stage still totals every step's transitions.
+      const m: StepRecord =
+        src.counts && before ? { ...played, transitions: src.counts.transitions - before.transitions, worldModelAnswers: src.counts.worldModelAnswers - before.worldModelAnswers } : played;
       appendFileSync(stepsFile, `${JSON.stringify(m)}\n`);
       await ctx.metric({ stage: name, ...m });
       const el = (performance.now() - t0) / 1000;
@@ -135,7 +144,7 @@ export async function grpoStage(ctx: ExperimentContext, setup: PolicySetup, sft:
     await ctx.releaseGraphs();
     const metrics = stepMetrics(stepsFile);
     periodic.sort((a, b) => a.step - b.step);
-    const mean = (f: (m: GrpoStepMetrics) => number) => (metrics.length ? metrics.reduce((a, m) => a + f(m), 0) / metrics.length : Number.NaN);
+    const mean = (f: (m: StepRecord) => number) => (metrics.length ? metrics.reduce((a, m) => a + f(m), 0) / metrics.length : Number.NaN);
     return {
       steps: c.grpo.steps,
       skippedSteps: metrics.filter((m) => m.skipped).length,
@@ -143,19 +152,26 @@ export async function grpoStage(ctx: ExperimentContext, setup: PolicySetup, sft:
       rewardMean: mean((m) => m.rewardMean),
       success: mean((m) => m.success),
       periodic,
+      ...worldModelShare(metrics),
     } satisfies GrpoResult;
   });
   return { label: name, dir: join(s.dir, 'policy'), ref: { hash: s.hash, result: s.result }, params: async () => (await loadPolicy(join(s.dir, 'policy'))).params };
 }
 
 /** Every step's metrics of a stage, over its invocations (a step replayed after a kill: the last). */
-function stepMetrics(file: string): GrpoStepMetrics[] {
+function stepMetrics(file: string): StepRecord[] {
   if (!existsSync(file)) return [];
-  const byStep = new Map<number, GrpoStepMetrics>();
+  const byStep = new Map<number, StepRecord>();
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
-    const m = JSON.parse(line) as GrpoStepMetrics;
+    const m = JSON.parse(line) as StepRecord;
     byStep.set(m.step, m);
   }
   return [...byStep.values()].sort((a, b) => a.step - b.step);
+}
+
+function worldModelShare(steps: readonly StepRecord[]): { worldModelShare?: number } {
+  const transitions = steps.reduce((a, m) => a + (m.transitions ?? 0), 0);
+  if (transitions === 0) return {};
+  return { worldModelShare: steps.reduce((a, m) => a + (m.worldModelAnswers ?? 0), 0) / transitions };
 }
