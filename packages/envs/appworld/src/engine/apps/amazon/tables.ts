@@ -3,7 +3,7 @@
 import { me, notFound } from '../../define.js';
 import { exists, row, rows, select, table, type Table } from '../../tables.js';
 import { ApiError, type ApiContext } from '../../types.js';
-import type { CardRow } from '../shared/rows.js';
+import type { CardRow, PaidSubscriptionRow } from '../shared/rows.js';
 
 export interface ProductRow {
   id: number;
@@ -112,15 +112,7 @@ export interface SellerRow {
   name: string;
   rating: number;
 }
-export interface PrimeSubscriptionRow {
-  id: number;
-  user_id: number;
-  payment_card_id: number;
-  payment_card_digits: string;
-  start_date: string;
-  end_date: string;
-  paid_amount: number;
-}
+export type PrimeSubscriptionRow = PaidSubscriptionRow;
 /** The columns of `amazon_payment_cards` an order or a subscription reads. */
 export type OrderCard = Pick<CardRow, 'id' | 'user_id' | 'card_number' | 'expiry_year' | 'expiry_month'>;
 

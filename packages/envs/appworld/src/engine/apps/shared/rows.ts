@@ -53,3 +53,14 @@ export const cardTable = (name: string): Table<CardRow> => table<CardRow>(name);
 
 /** The notification table of an app, `<app>_notifications`. */
 export const notificationTable = (app: string): Table<NotificationRow> => table<NotificationRow>(`${app}_notifications`);
+
+/** A paid subscription bought with a payment card (Amazon Prime, Spotify Premium: the same columns). */
+export interface PaidSubscriptionRow {
+  id: number;
+  user_id: number;
+  payment_card_id: number;
+  payment_card_digits: string;
+  start_date: string;
+  end_date: string;
+  paid_amount: number;
+}

@@ -3,6 +3,7 @@
 import { me, notFound } from '../../define.js';
 import { count, ids, select, table } from '../../tables.js';
 import { ApiError, type ApiContext } from '../../types.js';
+import type { PaidSubscriptionRow } from '../shared/rows.js';
 
 /** A song with its album's title and its artist's name (`songs` joined with `albums` and `artists`). */
 export interface SongRow {
@@ -69,15 +70,7 @@ export interface PlayerRow {
   played_seconds: number;
   volume: number;
 }
-export interface PremiumSubscriptionRow {
-  id: number;
-  user_id: number;
-  payment_card_id: number;
-  payment_card_digits: string;
-  start_date: string;
-  end_date: string;
-  paid_amount: number;
-}
+export type PremiumSubscriptionRow = PaidSubscriptionRow;
 
 export const SONG_SQL = 'SELECT s.*, al.title AS album_title, ar.name AS artist_name FROM songs s JOIN albums al ON al.id = s.album_id JOIN artists ar ON ar.id = s.artist_id';
 export const ALBUM_SQL = 'SELECT al.*, ar.name AS artist_name FROM albums al JOIN artists ar ON ar.id = al.artist_id';
