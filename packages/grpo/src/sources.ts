@@ -69,10 +69,6 @@ export function realEngineSource(suite: EnvSuite, pool?: { makeEnv(): TextEnv })
   return { name: 'real', suite, makeEnv: pool ? () => pool.makeEnv() : () => new AgentFramedEnv(suite, suite.createEnv()) };
 }
 
-/**
- * The world model behind the suite's TextEnv face; with `useResponder` (the paper's default) the
- * env's deterministic local responder answers the transitions whose outcome is certain.
- */
 /** The transitions a world-model source played, and how many of them the world model itself answered (the rest came from the env's local responder). */
 export interface TransitionCounts {
   transitions: number;
@@ -84,6 +80,10 @@ export interface WorldModelSource extends RolloutSource {
   readonly counts: TransitionCounts;
 }
 
+/**
+ * The world model behind the suite's TextEnv face; with `useResponder` (the paper's default) the
+ * env's deterministic local responder answers the transitions whose outcome is certain.
+ */
 export function worldModelSource(suite: EnvSuite, wm: WorldModel, opts: { useResponder: boolean } = { useResponder: true }): WorldModelSource {
   const counts: TransitionCounts = { transitions: 0, worldModelAnswers: 0 };
   const counted: WorldModel = {

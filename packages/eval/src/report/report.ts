@@ -56,9 +56,10 @@ export async function renderHtmlReport(input: ReportInput): Promise<string> {
   const agent = input.agent;
   if (agent) {
     const s = agent.summary;
+    const truncated = truncationNote(agent.records);
     parts.push(
       `<p class="meta">env <b>${escapeXml(s.env)}</b> · split <b>${escapeXml(s.split)}</b> · policy <b>${escapeXml(s.policy)}</b> · seed ${s.seed} · ${s.overall.episodes} episodes · ${s.workers} worker(s) · ${s.episodesPerSecond.toFixed(2)} episodes/s</p>`,
-      ...(truncationNote(agent.records) ? [`<p class="meta" id="truncated"><b>${escapeXml(truncationNote(agent.records))}</b></p>`] : []),
+      ...(truncated ? [`<p class="meta" id="truncated"><b>${escapeXml(truncated)}</b></p>`] : []),
       '<h2>Results</h2>',
       '<table id="summary"><tr><th>task type</th><th>episodes</th><th>success</th><th>95% CI (Wilson)</th><th>mean score</th><th>mean steps</th></tr>',
       ...summaryRows(s).map(
@@ -90,10 +91,11 @@ export function renderMarkdownReport(input: ReportInput): string {
   const agent = input.agent;
   if (agent) {
     const s = agent.summary;
+    const truncated = truncationNote(agent.records);
     lines.push(
       `- env: ${s.env}, split: ${s.split}, policy: ${mdCell(s.policy)}, seed: ${s.seed}`,
       `- episodes: ${s.overall.episodes}, success: **${pct(s.overall.successRate)}** ${ci(s.overall)} (Wilson 95%), mean score: ${num(s.overall.meanScore)}, mean steps: ${num(s.overall.meanSteps)}`,
-      ...(truncationNote(agent.records) ? [`- **${mdCell(truncationNote(agent.records))}**`] : []),
+      ...(truncated ? [`- **${mdCell(truncated)}**`] : []),
       `- throughput: ${s.episodesPerSecond.toFixed(2)} episodes/s with ${s.workers} worker(s)`,
       '',
       '| task type | episodes | success | 95% CI | mean score | mean steps |',
