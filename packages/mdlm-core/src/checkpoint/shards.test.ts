@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CheckpointError } from './errors.js';
+import type { CheckpointError } from './errors.js';
 import { readSafetensorsHeader, type TensorToWrite } from './safetensors.js';
 import { iterateShardedSafetensors, planShards, readSafetensorsIndex, readShardedSafetensors, shardFileName, writeShardedSafetensors } from './shards.js';
 

@@ -5,7 +5,7 @@
 // optional KV cache for decoding. A config with an `lfm2` layout is LFM2's hybrid decoder instead
 // (lfm2.ts), which shares the attention block below. References: HF transformers'
 // modeling_llama.py / modeling_qwen3.py (structure only).
-import { type Tensor, add, concat, fromHalf, gather, gatherND, reshape, slice, toHalf, transpose } from '../graph/index.js';
+import { type Tensor, add, concat, fromHalf, gather, gatherND, reshape, scatterND, slice, toHalf, transpose } from '../graph/index.js';
 import type { ParamSpec } from './params.js';
 import type { RopeScaling } from './config.js';
 import { type RopeCache, applyRope, applyRopeFused, attention, linear, linearHalf, rmsNorm, swiglu } from './functional.js';
@@ -163,6 +163,14 @@ export interface ForwardInputs {
   logitsAt?: Tensor;
   /** Inference graphs: grouped-query attention without repeating K/V heads (see functional.ts attention). */
   groupedAttention?: boolean;
+  /**
+   * Per attention layer a cache of fixed capacity C, [B, Hkv, C, hd], into which the new tokens'
+   * keys/values are written (ScatterND at `at`, int64 [B, Hkv, T, 3]: row, head, position) before
+   * attention reads it; the mask's columns are then the C cache positions. With the layer's
+   * `present` output bound to the cache's own buffer the write happens in place (ScatterND copies
+   * its data input only when the output is elsewhere), so the cache never leaves the device.
+   */
+  cacheWrite?: { cache: readonly KvPair[]; at: Tensor };
 }
 
 export interface ForwardOutputs {
@@ -207,6 +215,7 @@ export function selfAttention(
   h: Tensor,
   inp: ForwardInputs,
   pastKv: KvPair | undefined,
+  cacheKv?: KvPair,
 ): { out: Tensor; kv: KvPair; fresh: KvPair } {
   const [b, t] = inp.inputIds.shape;
   const hd = headDimOf(c);
@@ -218,7 +227,7 @@ export function selfAttention(
   // precision from the projections that make them to the one that takes them: no float32 round
   // trip of each [B, T, H·hd] tensor, as PyTorch's autocast runs the block.
   const ac = h.graph.autocast;
-  const half = ac !== undefined && h.dtype === 'float32' && !inp.past;
+  const half = ac !== undefined && h.dtype === 'float32' && !inp.past && !inp.cacheWrite;
   const project = (name: string) => (half ? linearHalf : linear)(h, w(name), bias(name)); // (B, T, n·hd)
   const float = (y: Tensor) => (half ? fromHalf(y, ac) : y);
   const normed = (y: Tensor, heads: number, name: string) => reshape(rmsNorm(split(float(y), heads), w(name), c.rmsEps), [b!, t!, heads * hd]);
@@ -234,7 +243,11 @@ export function selfAttention(
   const qr = rotate(q, c.nHeads);
   const kNew = rotate(k, c.nKvHeads);
   const vNew = toHeads(split(project(n.v), c.nKvHeads));
-  const kv: KvPair = pastKv ? { key: concat([pastKv.key, kNew], 2), value: concat([pastKv.value, vNew], 2) } : { key: kNew, value: vNew };
+  const kv: KvPair = cacheKv
+    ? { key: scatterND(cacheKv.key, inp.cacheWrite!.at, kNew), value: scatterND(cacheKv.value, inp.cacheWrite!.at, vNew) }
+    : pastKv
+      ? { key: concat([pastKv.key, kNew], 2), value: concat([pastKv.value, vNew], 2) }
+      : { key: kNew, value: vNew };
   const att = attention(qr, kv.key, kv.value, inp.mask, { groupedHeads: inp.groupedAttention === true, half });
   const o = reshape(transpose(att, [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
   return { out: linear(o, w(n.o), bias(n.o)), kv, fresh: { key: kNew, value: vNew } };
@@ -252,7 +265,7 @@ export function lmHead(c: TransformerConfig, p: Readonly<Record<string, Tensor>>
 function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: number, x: Tensor, inp: ForwardInputs): { x: Tensor; kv: KvPair; fresh: KvPair } {
   const w = (name: string) => p[layer(i, name)]!;
   const opt = (name: string) => p[layer(i, name)];
-  const att = selfAttention(c, p, llamaAttention(i), rmsNorm(x, w('input_layernorm.weight'), c.rmsEps), inp, inp.past?.[i]);
+  const att = selfAttention(c, p, llamaAttention(i), rmsNorm(x, w('input_layernorm.weight'), c.rmsEps), inp, inp.past?.[i], inp.cacheWrite?.cache[i]);
   const x1 = add(x, att.out);
   const h2 = rmsNorm(x1, w('post_attention_layernorm.weight'), c.rmsEps);
   const mlp = swiglu(h2, w('mlp.gate_proj.weight'), w('mlp.up_proj.weight'), w('mlp.down_proj.weight'), {
@@ -270,7 +283,12 @@ function block(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, i: num
  */
 export function decoderForward(c: TransformerConfig, p: Readonly<Record<string, Tensor>>, inp: ForwardInputs): ForwardOutputs {
   if (inp.past && inp.past.length !== attentionLayerCount(c)) throw new RangeError(`decoderForward: past has ${inp.past.length} layers, the model ${attentionLayerCount(c)} attention layers`);
-  if (c.lfm2) return lfm2Forward(c, c.lfm2, p, inp);
+  if (inp.cacheWrite && inp.cacheWrite.cache.length !== attentionLayerCount(c))
+    throw new RangeError(`decoderForward: cacheWrite has ${inp.cacheWrite.cache.length} layers, the model ${attentionLayerCount(c)} attention layers`);
+  if (c.lfm2) {
+    if (inp.cacheWrite) throw new RangeError('decoderForward: cacheWrite is for LLaMA-style decoders; LFM2 keeps its past as past/convPast');
+    return lfm2Forward(c, c.lfm2, p, inp);
+  }
   if (inp.convPast?.length) throw new RangeError('decoderForward: convPast is for LFM2 models; this one has no conv layers');
   let x = gather(p['model.embed_tokens.weight']!, inp.inputIds, 0); // (B, T, D)
   const present: KvPair[] = [];

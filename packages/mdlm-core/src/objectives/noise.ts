@@ -3,7 +3,7 @@
 // replaced by [MASK] with probability p, and the NELBO weight 1/p on the masked positions.
 // Linear schedule α_t = 1 − t with the ε floor of LLaDA/SDAR: p = (1 − ε)·t + ε, weight 1/p.
 // Reference facts: shared/reference/mdlm-algorithms.md §1.1, §1.2, §1.6.
-import { Rng } from '@diffworld/dataset';
+import type { Rng } from '@diffworld/dataset';
 
 export interface NoiseOptions {
   /** Id of the [MASK] token. */

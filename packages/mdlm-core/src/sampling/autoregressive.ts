@@ -16,6 +16,8 @@ export interface AutoregressiveOptions extends TokenSampling {
   bannedIds?: readonly number[];
   /** Repetition penalty over prompt tokens too (default: generated tokens only). */
   penalizePrompt?: boolean;
+  /** Greedy decoding takes its choices from the model's forwardGreedy when it has one (default true; false reads the logits). */
+  greedyInModel?: boolean;
 }
 
 /** A request whose answer may start with fixed tokens. */
@@ -66,18 +68,36 @@ export async function sampleAutoregressive(model: CausalModel, requests: readonl
     };
   });
   const decoder = await model.open(rows.length);
+  // Greedy choices come from the model when it can make them (chooseToken's greedy case: no penalty).
+  const greedy =
+    options.temperature === 0 && (options.repetitionPenalty === undefined || options.repetitionPenalty === 1) && options.greedyInModel !== false && decoder.forwardGreedy
+      ? decoder.forwardGreedy.bind(decoder)
+      : undefined;
+  const banned = options.bannedIds ?? [];
+  /** Each item's next token: the model's greedy choice, or chooseToken over its copied-out logits. */
+  const next = async (items: CausalItem[], active: { r: ArRow }[]): Promise<number[]> => {
+    if (greedy) {
+      const picks = await greedy(items, banned);
+      if (picks.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${picks.length} greedy choices for ${items.length} items`);
+      return picks.map((p) => p.tokens[0]!);
+    }
+    const logits = await decoder.forward(items);
+    if (logits.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${logits.length} logits rows for ${items.length} items`);
+    return active.map(({ r }, n) => {
+      const l = logits[n]!;
+      if (l.length !== v) throw new SamplingError('bad_model', `${where}: a logits row has ${l.length} values, expected ${v}`);
+      return chooseToken(l, options, r.clock.rng, { banned: options.bannedIds, penalize: r.penalize }).token;
+    });
+  };
   try {
     for (;;) {
       const active = rows.map((r, i) => ({ r, i })).filter(({ r }) => !r.done);
       if (active.length === 0) break;
       const items: CausalItem[] = active.map(({ r, i }) => ({ row: i, tokens: r.next }));
-      const logits = await decoder.forward(items);
-      if (logits.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${logits.length} logits rows for ${items.length} items`);
+      const tokens = await next(items, active);
       active.forEach(({ r }, n) => {
-        const l = logits[n]!;
-        if (l.length !== v) throw new SamplingError('bad_model', `${where}: a logits row has ${l.length} values, expected ${v}`);
         r.clock.forwards++;
-        const { token } = chooseToken(l, options, r.clock.rng, { banned: options.bannedIds, penalize: r.penalize });
+        const token = tokens[n]!;
         if (stops.has(token)) {
           r.done = true;
           r.finish = 'stop';

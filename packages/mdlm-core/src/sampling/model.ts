@@ -73,6 +73,12 @@ export interface CausalItem {
 export interface CausalDecoder {
   /** One forward pass; logits [V] of each item's last token, in item order. */
   forward(items: readonly CausalItem[]): Promise<Float32Array[]>;
+  /**
+   * Optional: the same pass, returning per item only the greedy choice of its last token over the
+   * ids not in `banned` (one entry each) — chooseToken at temperature 0 without a penalty, found
+   * inside the model, so the [V] logits never leave it (on a GPU, the copy that bounds a step).
+   */
+  forwardGreedy?(items: readonly CausalItem[], banned: readonly number[]): Promise<GreedyChoices[]>;
   close(): Promise<void> | void;
 }
 

@@ -5,10 +5,10 @@
 // past, new), so one compiled session serves every call.
 import { Graph, add, cast, emitOnnx, equal, exp, gather, mul, reduceMax, reduceSum, sub, sumDims, type Tensor } from '../graph/index.js';
 import { attentionLayerCount, convLayerCount, decoderForward, headDimOf, transformerParams, type TransformerConfig } from '../nn/transformer.js';
-import { ropeTablesAt, type RopeTables } from '../nn/rope.js';
 import { createSession, hostTensor, toDevice, type HostTensor, type ProviderName, type Session, type SessionOptions, type SessionValue } from '../runtime/index.js';
 import { SamplingError } from './errors.js';
 import { prefillPassCost, splitByLength } from './length-groups.js';
+import { RopeRows } from './rope-rows.js';
 import { chooseToken, GREEDY } from './token.js';
 
 export type FloatDtype = 'float32' | 'float64';
@@ -242,13 +242,12 @@ export class OnnxDecoder {
     this.dtype = dtype;
     this.hd = headDimOf(config);
     this.Arr = dtype === 'float64' ? Float64Array : Float32Array;
+    this.ropeRows = new RopeRows(config, this.Arr);
   }
 
   static async create(config: TransformerConfig, weights: Readonly<Record<string, Float32Array | Float64Array>>, opts: DecoderOptions = {}): Promise<OnnxDecoder> {
     const dtype = opts.dtype ?? 'float32';
     const Arr = dtype === 'float64' ? Float64Array : Float32Array;
-    // Dynamic RoPE rescales with the sequence length, so rows of one table would not be reusable.
-    if (config.ropeScaling?.type === 'dynamic') throw new SamplingError('bad_option', 'decoder: dynamic RoPE scaling is not supported by the cached decoder');
     const sessionOptions: SessionOptions = {
       ...(opts.provider ? { provider: opts.provider } : {}),
       ...(opts.intraOpThreads ? { intraOpThreads: opts.intraOpThreads } : {}),
@@ -272,23 +271,7 @@ export class OnnxDecoder {
   /** Banned lists as the graph's additive [lists, V] input, for the last `GreedyBans` seen. */
   private banFeed: { bans: GreedyBans; tensor: HostTensor } | undefined;
 
-  /** RoPE rows of positions 0..n−1 in the compute dtype (the float32 values of ropeTablesAt, so exact in either). */
-  private ropeCos: FloatArray = new Float32Array(0);
-  private ropeSin: FloatArray = new Float32Array(0);
-
-  /** Makes the RoPE tables cover `pos`, grown by doubling (plain RoPE does not depend on the length). */
-  private rope(pos: number): void {
-    if (!Number.isInteger(pos) || pos < 0) throw new SamplingError('bad_input', `decoder: position ${pos} is not a non-negative integer`);
-    if ((pos + 1) * this.hd > this.ropeCos.length) {
-      const n = Math.max(2 * (this.ropeCos.length / this.hd), pos + 1, 64);
-      const t: RopeTables = ropeTablesAt(
-        this.config,
-        Array.from({ length: n }, (_, i) => i),
-      );
-      this.ropeCos = this.Arr.from(t.cos);
-      this.ropeSin = this.Arr.from(t.sin);
-    }
-  }
+  private readonly ropeRows: RopeRows;
 
   get provider(): ProviderName {
     return this.session.provider;
@@ -375,14 +358,7 @@ export class OnnxDecoder {
         cached = r.cache?.length ?? 0;
       for (let i = 0; i < len; i++) {
         ids[b * T + i] = BigInt(r.tokens[i]!);
-        const pos = r.positions[i]!;
-        this.rope(pos);
-        const from = pos * hd,
-          to = (b * T + i) * hd;
-        for (let d = 0; d < hd; d++) {
-          cos[to + d] = this.ropeCos[from + d]!;
-          sin[to + d] = this.ropeSin[from + d]!;
-        }
+        this.ropeRows.write(r.positions[i]!, cos, sin, (b * T + i) * hd);
       }
       for (let i = 0; i < T; i++) {
         const row = (b * T + i) * S;
@@ -613,20 +589,7 @@ function decoderGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logit
   // Only the rows' wanted logits (or choices) and the new tokens' keys/values leave the graph: the
   // past is kept on our side, so copying it back out (present = past ++ new) would be wasted per step.
   if (head === 'logits') g.output('logits', out.logits);
-  else {
-    const V = config.vocabSize;
-    const ban = gather(g.input('ban', 'float32', ['lists', V]), g.input('ban_of', 'int64', ['rows']), 0);
-    const z: Tensor = add(cast(out.logits, 'float32'), ban); // (rows, V)
-    const max = reduceMax(z, [-1], true);
-    const fromEnd = g.constant(
-      Array.from({ length: V }, (_, i) => V - i),
-      'float32',
-      [V],
-    );
-    g.output('greedy_max', reduceMax(z, [-1]));
-    g.output('greedy_first', reduceMax(mul(cast(equal(z, max), 'float32'), fromEnd), [-1]));
-    g.output('greedy_sum', reduceSum(exp(sub(cast(z, 'float64'), cast(max, 'float64'))), [-1]));
-  }
+  else addGreedyHead(g, out.logits, config.vocabSize);
   out.fresh.forEach((kv, i) => {
     g.output(`fresh.${i}.key`, kv.key);
     g.output(`fresh.${i}.value`, kv.value);
@@ -635,11 +598,29 @@ function decoderGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logit
   return emitOnnx(g, { name: head === 'logits' ? 'decoder_kv' : 'decoder_kv_greedy' }).bytes;
 }
 
+/**
+ * The greedy head over the wanted rows' logits (rows, V): `ban` [lists, V] gathered by `ban_of`
+ * [rows] adds −∞ at banned ids; outputs `greedy_max`, `greedy_first` and `greedy_sum` (see decoderGraph).
+ */
+export function addGreedyHead(g: Graph, logits: Tensor, V: number): void {
+  const ban = gather(g.input('ban', 'float32', ['lists', V]), g.input('ban_of', 'int64', ['rows']), 0);
+  const z: Tensor = add(cast(logits, 'float32'), ban); // (rows, V)
+  const max = reduceMax(z, [-1], true);
+  const fromEnd = g.constant(
+    Array.from({ length: V }, (_, i) => V - i),
+    'float32',
+    [V],
+  );
+  g.output('greedy_max', reduceMax(z, [-1]));
+  g.output('greedy_first', reduceMax(mul(cast(equal(z, max), 'float32'), fromEnd), [-1]));
+  g.output('greedy_sum', reduceSum(exp(sub(cast(z, 'float64'), cast(max, 'float64'))), [-1]));
+}
+
 /** Below this many wanted rows a greedy pass copies logits out and chooses in JavaScript (chooseToken). */
 const GREEDY_HEAD_MIN_ROWS = 8;
 
 /** A row's greedy choices from its copied-out logits: chooseToken itself. */
-function picksFromLogits(logits: Float32Array, r: RowPass, bans: GreedyBans, V: number): GreedyPicks {
+export function picksFromLogits(logits: Float32Array, r: Pick<RowPass, 'logitsOf' | 'banOf'>, bans: GreedyBans, V: number): GreedyPicks {
   const n = r.logitsOf.length;
   const picks: GreedyPicks = { tokens: new Int32Array(n), probs: new Float64Array(n) };
   for (let w = 0; w < n; w++) {
@@ -652,9 +633,12 @@ function picksFromLogits(logits: Float32Array, r: RowPass, bans: GreedyBans, V: 
 
 /** Per row, its greedy choices from the greedy head's outputs (chooseToken's formulas for lse and prob). */
 function greedyPicks(rows: readonly RowPass[], out: Record<string, SessionValue>, V: number): GreedyPicks[] {
-  const max = (out['greedy_max'] as HostTensor).data as Float32Array;
-  const first = (out['greedy_first'] as HostTensor).data as Float32Array;
-  const sum = (out['greedy_sum'] as HostTensor).data as Float64Array;
+  const data = (name: string) => (out[name] as HostTensor).data;
+  return picksFromHead(rows, data('greedy_max') as Float32Array, data('greedy_first') as Float32Array, data('greedy_sum') as Float64Array, V);
+}
+
+/** Per row (its `logitsOf` count of entries, in order), the greedy choices from the head's three outputs. */
+export function picksFromHead(rows: readonly { logitsOf: readonly number[] }[], max: Float32Array, first: Float32Array, sum: Float64Array, V: number): GreedyPicks[] {
   let k = 0;
   return rows.map((r) => {
     const n = r.logitsOf.length;

@@ -50,6 +50,24 @@ describe('block diffusion on a trained BD3 model', () => {
       }
   });
 
+  it('the resident decoder (caches in the session, written in place) decodes what the host-cache decoder does, float64 and float32', async () => {
+    const rq = requests(12);
+    for (const opts of [exact, { provider: 'cpu' as const }]) {
+      const host = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { ...opts, decoder: 'host' });
+      const resident = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { ...opts, decoder: 'resident' });
+      expect(resident.decoder.constructor.name).toBe('ResidentDecoder');
+      for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static'] as const)
+        for (const temperature of [0, 1]) {
+          const o = { ...bdBase, unmasking, temperature, topP: 0.95 };
+          const want = await sampleBlockDiffusion(host, rq, o);
+          const got = await sampleBlockDiffusion(resident, rq, o);
+          expect(toks(got), `${opts.dtype ?? 'float32'} ${unmasking} T=${temperature}`).toEqual(toks(want));
+          expect(got.map((r) => r.stats.forwards)).toEqual(want.map((r) => r.stats.forwards));
+          expect(toks(await sampleBlockDiffusion(resident, rq, { ...o, mergeCommit: false }))).toEqual(toks(want));
+        }
+    }
+  });
+
   it('greedy decoding is deterministic and learned the corpus; dynamic at 0.85 needs fewer forwards than static', async () => {
     const m = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { provider: 'cpu' });
     const rq = requests(22);
@@ -220,6 +238,22 @@ describe('AR decoding on a trained AR model', () => {
     ).length;
     expect(exactMatch).toBeGreaterThanOrEqual(9);
     expect(g.every((r) => r.stats.forwards === r.tokens.length + (r.finish === 'stop' ? 1 : 0))).toBe(true);
+  });
+
+  it('the resident decoder decodes what the host-cache decoder does (greedy in the model or from logits, sampled)', async () => {
+    const rq = requests(12);
+    for (const opts of [exact, { provider: 'cpu' as const }]) {
+      const host = await OnnxCausalModel.create(cfg, ar, { ...opts, decoder: 'host' });
+      const resident = await OnnxCausalModel.create(cfg, ar, { ...opts, decoder: 'resident' });
+      for (const o of [arBase, { ...arBase, greedyInModel: false }, { ...arBase, temperature: 1, topK: 3 }, { ...arBase, temperature: 0.7 }]) {
+        const want = toks(await sampleAutoregressive(host, rq, o));
+        expect(toks(await sampleAutoregressive(resident, rq, o)), JSON.stringify(o)).toEqual(want);
+      }
+      // Greedy choices made in the model: the [V] logits of a step are not copied out.
+      const before = resident.decoder.greedyHeadPasses;
+      await sampleAutoregressive(resident, rq, arBase);
+      expect(resident.decoder.greedyHeadPasses).toBeGreaterThan(before);
+    }
   });
 
   it('the repetition penalty equals penalizing by hand the logits of generated tokens (prompt too with penalizePrompt); batch-independent', async () => {

@@ -7,13 +7,17 @@
 import type { TransformerConfig } from '../nn/transformer.js';
 import { SamplingError } from './errors.js';
 import type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel } from './model.js';
-import { type DecoderOptions, type GreedyBans, OnnxDecoder, PastSlot, type RowCache, type RowPass } from './onnx-decoder.js';
+import { type BatchPass, type CachedDecoder, type DecoderBatch, hostBatches, residentBatches } from './decoder-batch.js';
+import { type DecoderOptions, type GreedyBans, OnnxDecoder, type RowPass } from './onnx-decoder.js';
+import { ResidentDecoder } from './resident-decoder.js';
 
 export type Weights = Readonly<Record<string, Float32Array | Float64Array>>;
 
 export interface OnnxModelOptions extends DecoderOptions {
   /** Default 'kv'. */
   cache?: 'kv' | 'none';
+  /** Which decoder keeps the caches (default: resident on CUDA, host elsewhere); see DecoderKind. */
+  decoder?: DecoderKind;
 }
 
 const range = (start: number, count: number): number[] => {
@@ -52,30 +56,58 @@ function queryLogits(it: BlockItem, B: number): readonly number[] {
   return it.logitsOf;
 }
 
-/** Per-row state of either cache mode: the K/V cache, or the committed tokens to re-run. */
+/**
+ * Which decoder runs a cached model: 'resident' keeps the caches in the session's memory (the
+ * default on CUDA, where the host-cache decoder would ship every past to the device and back each
+ * pass); 'host' keeps them in JS memory (the default elsewhere; LFM2 and WebGPU have only it).
+ */
+export type DecoderKind = 'host' | 'resident';
+
+async function cachedDecoder(config: TransformerConfig, weights: Weights, opts: OnnxModelOptions): Promise<{ decoder: OnnxDecoder | ResidentDecoder; batches: CachedDecoder }> {
+  const kind = opts.decoder ?? (opts.provider === 'cuda' && !config.lfm2 ? 'resident' : 'host');
+  if (kind === 'resident') {
+    if (opts.provider !== undefined && opts.provider !== 'cpu' && opts.provider !== 'cuda')
+      throw new SamplingError('bad_option', `model: the resident decoder runs on cpu or cuda, not ${opts.provider}`);
+    const decoder = ResidentDecoder.create(config, weights, {
+      provider: opts.provider ?? 'cpu',
+      ...(opts.dtype ? { dtype: opts.dtype } : {}),
+      ...(opts.intraOpThreads ? { intraOpThreads: opts.intraOpThreads } : {}),
+    });
+    return { decoder, batches: residentBatches(decoder) };
+  }
+  const decoder = await OnnxDecoder.create(config, weights, opts);
+  return { decoder, batches: hostBatches(decoder) };
+}
+
+/** Per-row state of either cache mode: a batch of cached rows, or the committed tokens to re-run. */
 class Rows {
-  readonly caches: (RowCache | null)[];
+  readonly batch: DecoderBatch | undefined;
   readonly history: number[][];
-  readonly slot = new PastSlot();
-  /** Passes that only commit (some rows, no queries) assemble their own past, leaving the batch's in place. */
-  readonly commitSlot = new PastSlot();
   constructor(
-    readonly decoder: OnnxDecoder,
+    readonly model: { readonly batches: CachedDecoder; readonly cache: 'kv' | 'none' },
     n: number,
-    readonly mode: 'kv' | 'none',
   ) {
-    this.caches = Array.from({ length: n }, () => (mode === 'kv' ? decoder.newCache() : null));
+    this.batch = model.cache === 'kv' ? model.batches.openBatch(n) : undefined;
     this.history = Array.from({ length: n }, () => []);
   }
   checkRow(row: number): void {
     if (!(Number.isInteger(row) && row >= 0 && row < this.history.length)) throw new SamplingError('bad_input', `model: row ${row} is not one of the ${this.history.length} opened`);
   }
+  close(): void {
+    this.batch?.close();
+  }
+}
+
+/** An uncached pass of a whole sequence (cache 'none'), as the host decoder takes it. */
+function uncachedPass(p: Omit<BatchPass, 'row'>): RowPass {
+  return { ...p, cache: null };
 }
 
 export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
   readonly vocabSize: number;
   private constructor(
-    readonly decoder: OnnxDecoder,
+    readonly decoder: OnnxDecoder | ResidentDecoder,
+    readonly batches: CachedDecoder,
     readonly blockLength: number,
     readonly cache: 'kv' | 'none',
   ) {
@@ -85,17 +117,19 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
   static async create(config: TransformerConfig, weights: Weights, blockLength: number, opts: OnnxModelOptions = {}): Promise<OnnxBlockDiffusionModel> {
     if (!(Number.isInteger(blockLength) && blockLength >= 1)) throw new SamplingError('bad_option', `block model: blockLength must be an integer ≥ 1, got ${blockLength}`);
     causalOnly(config, 'block model');
-    return new OnnxBlockDiffusionModel(await OnnxDecoder.create(config, weights, opts), blockLength, opts.cache ?? 'kv');
+    const cache = opts.cache ?? 'kv';
+    const { decoder, batches } = await cachedDecoder(config, weights, cache === 'kv' ? opts : { ...opts, decoder: 'host' });
+    return new OnnxBlockDiffusionModel(decoder, batches, blockLength, cache);
   }
 
   open(n: number): BlockDecoder {
-    const rows = new Rows(this.decoder, n, this.cache);
+    const rows = new Rows(this, n);
     const B = this.blockLength;
     // Block-causal over the new tokens; they start on a block boundary because caches hold whole blocks.
     const blockCausal = (i: number, j: number) => Math.floor(j / B) <= Math.floor(i / B);
     const throughBlock = (i: number) => (Math.floor(i / B) + 1) * B;
     const toPasses = (items: readonly BlockItem[]) => {
-      const passes: RowPass[] = [];
+      const passes: BatchPass[] = [];
       const queried: boolean[] = [];
       for (const it of items) {
         rows.checkRow(it.row);
@@ -105,13 +139,13 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
         const query = it.query ?? [];
         const wanted = it.query ? queryLogits(it, B) : [];
         queried.push(it.query !== undefined);
-        if (this.cache === 'kv') {
-          const cache = rows.caches[it.row]!;
+        if (rows.batch) {
           const tokens = commit.length ? [...commit, ...query] : query;
+          const length = rows.batch.length(it.row);
           passes.push({
-            cache,
+            row: it.row,
             tokens,
-            positions: range(cache.length, tokens.length),
+            positions: range(length, tokens.length),
             allowed: blockCausal,
             visible: throughBlock,
             keep: commit.length,
@@ -123,30 +157,35 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
           h.push(...commit);
           if (!it.query) continue;
           const tokens = [...h, ...query];
-          passes.push({ cache: null, tokens, positions: range(0, tokens.length), allowed: blockCausal, visible: throughBlock, keep: 0, logitsOf: shift(wanted, h.length), ...banOf(it, wanted) });
+          passes.push({ row: it.row, tokens, positions: range(0, tokens.length), allowed: blockCausal, visible: throughBlock, keep: 0, logitsOf: shift(wanted, h.length), ...banOf(it, wanted) });
         }
       }
       // Items without a query give no result (kv: their pass only commits; none: they have no pass).
-      const answered = <R>(out: R[]): R[] => (this.cache === 'kv' ? out.filter((_, k) => queried[k]) : out);
-      // A pass of commits alone (some rows) keeps off the batch's past tensors, which then catch up (pastFeeds).
-      const slot = items.some((it) => it.query) ? rows.slot : rows.commitSlot;
-      return { passes, answered, slot };
+      const answered = <R>(out: R[]): R[] => (rows.batch ? out.filter((_, k) => queried[k]) : out);
+      return { passes, answered, commitOnly: !items.some((it) => it.query) };
     };
+    const run = (passes: readonly BatchPass[], commitOnly: boolean) =>
+      rows.batch ? rows.batch.run(passes, commitOnly) : (this.decoder as OnnxDecoder).run(passes.map(({ row: _, ...p }) => uncachedPass(p)));
     let bans: GreedyBans | undefined;
     return {
       forward: async (items: readonly BlockItem[]) => {
-        const { passes, answered, slot } = toPasses(items);
-        return passes.length === 0 ? [] : answered(await this.decoder.run(passes, slot));
+        const { passes, answered, commitOnly } = toPasses(items);
+        return passes.length === 0 ? [] : answered(await run(passes, commitOnly));
       },
       forwardGreedy: async (items: readonly BlockItem[], banned: readonly (readonly number[])[]) => {
         if (bans?.lists !== banned) bans = { lists: banned };
-        const { passes, answered, slot } = toPasses(items);
-        return passes.length === 0 ? [] : answered(await this.decoder.runGreedy(passes, bans, slot));
+        const { passes, answered, commitOnly } = toPasses(items);
+        if (passes.length === 0) return [];
+        return answered(
+          await (rows.batch
+            ? rows.batch.runGreedy(passes, bans, commitOnly)
+            : (this.decoder as OnnxDecoder).runGreedy(
+                passes.map(({ row: _, ...p }) => uncachedPass(p)),
+                bans,
+              )),
+        );
       },
-      close: () => {
-        rows.slot.clear();
-        rows.commitSlot.clear();
-      },
+      close: () => rows.close(),
     };
   }
 }
@@ -154,36 +193,53 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
 export class OnnxCausalModel implements CausalModel {
   readonly vocabSize: number;
   private constructor(
-    readonly decoder: OnnxDecoder,
+    readonly decoder: OnnxDecoder | ResidentDecoder,
+    readonly batches: CachedDecoder,
     readonly cache: 'kv' | 'none',
   ) {
     this.vocabSize = decoder.config.vocabSize;
   }
 
   static async create(config: TransformerConfig, weights: Weights, opts: OnnxModelOptions = {}): Promise<OnnxCausalModel> {
-    return new OnnxCausalModel(await OnnxDecoder.create(config, weights, opts), opts.cache ?? 'kv');
+    const cache = opts.cache ?? 'kv';
+    const { decoder, batches } = await cachedDecoder(config, weights, cache === 'kv' ? opts : { ...opts, decoder: 'host' });
+    return new OnnxCausalModel(decoder, batches, cache);
   }
 
   open(n: number): CausalDecoder {
-    const rows = new Rows(this.decoder, n, this.cache);
+    const rows = new Rows(this, n);
     const causal = (i: number, j: number) => j <= i;
     const throughSelf = (i: number) => i + 1;
+    const toPasses = (items: readonly CausalItem[]) =>
+      items.map((it): BatchPass => {
+        rows.checkRow(it.row);
+        if (it.tokens.length === 0) throw new SamplingError('bad_input', `causal model: row ${it.row} brings no tokens`);
+        if (rows.batch) {
+          const length = rows.batch.length(it.row);
+          return { row: it.row, tokens: it.tokens, positions: range(length, it.tokens.length), allowed: causal, visible: throughSelf, keep: it.tokens.length, logitsOf: [it.tokens.length - 1] };
+        }
+        const h = rows.history[it.row]!;
+        h.push(...it.tokens);
+        return { row: it.row, tokens: [...h], positions: range(0, h.length), allowed: causal, visible: throughSelf, keep: 0, logitsOf: [h.length - 1] };
+      });
+    const host = () => this.decoder as OnnxDecoder;
+    let bans: GreedyBans | undefined;
     return {
-      forward: async (items: readonly CausalItem[]) => {
-        const passes = items.map((it): RowPass => {
-          rows.checkRow(it.row);
-          if (it.tokens.length === 0) throw new SamplingError('bad_input', `causal model: row ${it.row} brings no tokens`);
-          if (this.cache === 'kv') {
-            const cache = rows.caches[it.row]!;
-            return { cache, tokens: it.tokens, positions: range(cache.length, it.tokens.length), allowed: causal, visible: throughSelf, keep: it.tokens.length, logitsOf: [it.tokens.length - 1] };
-          }
-          const h = rows.history[it.row]!;
-          h.push(...it.tokens);
-          return { cache: null, tokens: [...h], positions: range(0, h.length), allowed: causal, visible: throughSelf, keep: 0, logitsOf: [h.length - 1] };
-        });
-        return this.decoder.run(passes, rows.slot);
+      forward: (items: readonly CausalItem[]) => {
+        const passes = toPasses(items);
+        return rows.batch ? rows.batch.run(passes) : host().run(passes.map(({ row: _, ...p }) => uncachedPass(p)));
       },
-      close: () => rows.slot.clear(),
+      forwardGreedy: (items: readonly CausalItem[], banned: readonly number[]) => {
+        if (bans?.lists[0] !== banned) bans = { lists: [banned] };
+        const passes = toPasses(items);
+        return rows.batch
+          ? rows.batch.runGreedy(passes, bans)
+          : host().runGreedy(
+              passes.map(({ row: _, ...p }) => uncachedPass(p)),
+              bans,
+            );
+      },
+      close: () => rows.close(),
     };
   }
 }

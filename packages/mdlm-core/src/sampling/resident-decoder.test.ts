@@ -1,0 +1,115 @@
+// The pool decoder on the CPU (the C API path that CUDA runs with device memory): every row's
+// logits and greedy choices equal its own uncached pass through the host-cache decoder, through a
+// chunked prefill, rows that skip passes, block-causal queries that are not kept, and pool growth.
+import { Rng } from '@diffworld/dataset';
+import { describe, expect, it } from 'vitest';
+import { transformerParams, type TransformerConfig } from '../nn/transformer.js';
+import { loadCApi } from '../runtime/capi/index.js';
+import { OnnxDecoder } from './onnx-decoder.js';
+import { ResidentDecoder, type ResidentPass } from './resident-decoder.js';
+
+const { error } = loadCApi();
+if (error) console.warn(`skipping the resident decoder tests: ${error}`);
+const describeCApi = error && !process.env['CI'] ? describe.skip : describe;
+
+const cfg: TransformerConfig = { vocabSize: 24, dModel: 16, nLayers: 2, nHeads: 4, nKvHeads: 2, ffnDim: 32, ropeTheta: 10000, rmsEps: 1e-6 };
+
+function randomWeights(seed: number): Record<string, Float64Array> {
+  const rng = new Rng(seed);
+  return Object.fromEntries(
+    transformerParams(cfg).map((s) => [s.name, Float64Array.from({ length: s.shape.reduce((a, b) => a * b, 1) }, () => (s.shape.length === 1 ? 1 : (rng.float() - 0.5) * 0.6))]),
+  );
+}
+
+const range = (start: number, n: number) => Array.from({ length: n }, (_, i) => start + i);
+const throughSelf = (i: number) => i + 1;
+
+describeCApi('ResidentDecoder (pool KV cache written in place)', () => {
+  it('a chunked prefill and decode steps over changing subsets of rows give each row its uncached logits', async () => {
+    const weights = randomWeights(1);
+    const ref = await OnnxDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
+    // A score budget this small forces 64-token chunks: the 150-token prompt runs in three passes.
+    const dec = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64', maxScoreBytes: 1 });
+    const rng = new Rng(2);
+    const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
+    const seqs = [3, 150, 7].map((n) => Array.from({ length: n }, draw));
+    const pool = dec.openPool(3);
+    const uncached = async (tokens: number[]) =>
+      (await ref.run([{ cache: null, tokens, positions: range(0, tokens.length), allowed: (i, j) => j <= i, visible: throughSelf, keep: 0, logitsOf: [tokens.length - 1] }]))[0]!;
+    const check = async (got: Float32Array[], rows: number[]) => {
+      for (const [k, r] of rows.entries()) {
+        const want = await uncached(seqs[r]!);
+        for (let v = 0; v < cfg.vocabSize; v++) expect(got[k]![v]).toBeCloseTo(want[v]!, 9);
+      }
+    };
+    const before = dec.passes;
+    const prefill = await dec.run(seqs.map((s, b) => ({ cache: pool.rows[b]!, tokens: [...s], positions: range(0, s.length), visible: throughSelf, keep: s.length, logitsOf: [s.length - 1] })));
+    expect(dec.passes - before).toBe(3);
+    await check(prefill, [0, 1, 2]);
+    for (const rows of [[0, 1, 2], [2, 0], [1], [0, 1, 2], [2]]) {
+      const passes: ResidentPass[] = rows.map((b) => {
+        const add = Array.from({ length: 1 + (b % 2) }, draw);
+        seqs[b]!.push(...add);
+        const row = pool.rows[b]!;
+        return { cache: row, tokens: add, positions: range(row.length, add.length), visible: throughSelf, keep: add.length, logitsOf: [add.length - 1] };
+      });
+      await check(await dec.run(passes), rows);
+    }
+    expect(pool.rows.map((r) => r.length)).toEqual(seqs.map((s) => s.length));
+    expect(pool.capacity).toBeGreaterThanOrEqual(Math.max(...seqs.map((s) => s.length)));
+    pool.release();
+    dec.release();
+  });
+
+  it('block-causal queries that are not kept, then their commit, match the host-cache decoder; greedy choices honour bans', async () => {
+    const weights = randomWeights(3);
+    const B = 4;
+    const blockVisible = (i: number) => (Math.floor(i / B) + 1) * B;
+    const blockCausal = (i: number, j: number) => Math.floor(j / B) <= Math.floor(i / B);
+    const ref = await OnnxDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
+    const dec = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
+    const pool = dec.openPool(2);
+    const refCaches = [ref.newCache(), ref.newCache()];
+    const rng = new Rng(4);
+    const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
+    const bans = { lists: [[], [5, 6, 7]] };
+    for (let step = 0; step < 6; step++) {
+      // Row 0 commits a block and queries the next; row 1 only queries (its commit comes later).
+      const commit = step % 2 === 0 ? Array.from({ length: B }, draw) : [];
+      const query = Array.from({ length: B }, draw);
+      const item = (b: number) => {
+        const tokens = b === 0 || commit.length === 0 ? [...commit, ...query] : query;
+        const keep = tokens.length - B;
+        return { tokens, keep, logitsOf: range(keep, B), banOf: [0, 1, 0, 1] };
+      };
+      const items = [item(0), item(1)];
+      const got = await dec.runGreedy(
+        items.map((it, b) => ({ cache: pool.rows[b]!, positions: range(pool.rows[b]!.length, it.tokens.length), visible: blockVisible, ...it })),
+        bans,
+      );
+      const want = await ref.runGreedy(
+        items.map((it, b) => ({ cache: refCaches[b]!, positions: range(refCaches[b]!.length, it.tokens.length), allowed: blockCausal, visible: blockVisible, ...it })),
+        bans,
+      );
+      for (const b of [0, 1]) {
+        expect(Array.from(got[b]!.tokens)).toEqual(Array.from(want[b]!.tokens));
+        for (const [w, p] of got[b]!.probs.entries()) expect(p).toBeCloseTo(want[b]!.probs[w]!, 9);
+        for (const [w, t] of got[b]!.tokens.entries()) if (w % 2 === 1) expect(bans.lists[1]).not.toContain(t);
+      }
+      expect(pool.rows.map((r) => r.length)).toEqual(refCaches.map((c) => c.length));
+    }
+    pool.release();
+    dec.release();
+  });
+
+  it('refuses rows of two pools, a row twice, and keep past the new tokens, by name', async () => {
+    const dec = ResidentDecoder.create(cfg, randomWeights(5), { provider: 'cpu' });
+    const [a, b] = [dec.openPool(1), dec.openPool(1)];
+    const pass = (row = a.rows[0]!, keep = 1): ResidentPass => ({ cache: row, tokens: [1], positions: [row.length], visible: throughSelf, keep, logitsOf: [0] });
+    await expect(dec.run([pass(), pass(b.rows[0]!)])).rejects.toThrow(/one pool/);
+    await expect(dec.run([pass(), pass()])).rejects.toThrow(/pool row 0 appears twice/);
+    await expect(dec.run([pass(a.rows[0]!, 2)])).rejects.toThrow(/keep 2 of 1/);
+    expect(a.rows[0]!.length).toBe(0);
+    dec.release();
+  });
+});

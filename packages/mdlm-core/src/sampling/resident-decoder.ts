@@ -1,0 +1,464 @@
+// The decoder with its KV cache resident in the session's memory (GPU memory on CUDA), through
+// the C API's IO binding. A batch of rows is a pool: per attention layer one key and one value
+// buffer [rows, Hkv, capacity, hd], allocated once (zeroed) and grown by doubling. A pass runs over
+// the whole pool — rows without work that pass take a placeholder token — and writes every new
+// token's keys/values into the pool in place (ScatterND with its output bound to the buffer it
+// reads); the mask is built in the graph from each row's cached length and its new tokens' `visible`
+// counts, so only token ids, positions, a few counts and the wanted logits (or greedy choices)
+// cross the host bus. A long prefill runs in chunks of committed tokens, so that a pass's attention
+// scores stay within a memory budget. Same results as OnnxDecoder (onnx-decoder.ts) row for row:
+// a row's logits depend only on its own cache and tokens.
+import { cast, emitOnnx, Graph, less, sub, where } from '../graph/index.js';
+import { encodeModel } from '../onnx/model.js';
+import { attentionLayerCount, decoderForward, headDimOf, type KvPair, transformerParams, type TransformerConfig } from '../nn/transformer.js';
+import { type BoundProvider, BoundSession, type BoundTensor, Copier, hostStaging } from '../runtime/capi/index.js';
+import { SamplingError } from './errors.js';
+import { addGreedyHead, type FloatDtype, type GreedyBans, type GreedyPicks, picksFromHead, picksFromLogits } from './onnx-decoder.js';
+import { RopeRows } from './rope-rows.js';
+
+const NEG = -1e9;
+
+export interface ResidentDecoderOptions {
+  provider: BoundProvider;
+  /** Compute and cache dtype (default float32; float64 for bit-stable tests on the CPU). */
+  dtype?: FloatDtype;
+  deviceId?: number;
+  intraOpThreads?: number;
+  /**
+   * Upper bound on one pass's attention scores in bytes (pool rows × heads × new tokens × capacity ×
+   * 4); a longer prefill runs in chunks under it (default 1 GiB).
+   */
+  maxScoreBytes?: number;
+}
+
+/** One row of a pool: its index there and how many positions of its cache are committed. */
+export class ResidentRow {
+  length = 0;
+  constructor(
+    readonly pool: ResidentPool,
+    readonly index: number,
+  ) {}
+}
+
+/** What a pass asks of one row (RowPass of onnx-decoder.ts, with a pool row as its cache). */
+export interface ResidentPass {
+  cache: ResidentRow;
+  tokens: readonly number[];
+  positions: readonly number[];
+  /** New token i attends to new tokens [0, visible(i)) (a prefix pattern: causal, block-causal). */
+  visible: (i: number) => number;
+  keep: number;
+  logitsOf: readonly number[];
+  banOf?: readonly number[];
+}
+
+/** The key/value buffers of a batch of rows. */
+export class ResidentPool {
+  readonly rows: ResidentRow[];
+  keys: BoundTensor[] = [];
+  values: BoundTensor[] = [];
+  capacity = 0;
+
+  /** @internal made by ResidentDecoder.openPool */
+  constructor(
+    readonly decoder: ResidentDecoder,
+    size: number,
+  ) {
+    this.rows = Array.from({ length: size }, (_, i) => new ResidentRow(this, i));
+  }
+
+  release(): void {
+    for (const t of [...this.keys, ...this.values]) t.release();
+    this.keys = [];
+    this.values = [];
+    this.capacity = 0;
+  }
+}
+
+/** One segment of a row's tokens that runs in one pass: [from, to), keeping `keep` of them. */
+interface Segment {
+  pass: ResidentPass;
+  from: number;
+  to: number;
+  keep: number;
+  /** The row's answer comes from this segment (its last). */
+  last: boolean;
+}
+
+type FloatArray = Float32Array | Float64Array;
+
+export class ResidentDecoder {
+  readonly dtype: FloatDtype;
+  /** Forward passes run (chunks of a prefill count one each). */
+  passes = 0;
+  greedyHeadPasses = 0;
+  private readonly hd: number;
+  private readonly layers: number;
+  private readonly ropeRows: RopeRows;
+  private greedy: BoundSession | undefined;
+  private grower: BoundSession | undefined;
+  private banFeed: { bans: GreedyBans; tensor: BoundTensor } | undefined;
+
+  private constructor(
+    readonly config: TransformerConfig,
+    private readonly session: BoundSession,
+    private readonly params: Record<string, BoundTensor>,
+    private readonly opts: ResidentDecoderOptions,
+  ) {
+    this.dtype = opts.dtype ?? 'float32';
+    this.hd = headDimOf(config);
+    this.layers = attentionLayerCount(config);
+    this.ropeRows = new RopeRows(config, this.dtype === 'float64' ? Float64Array : Float32Array);
+  }
+
+  static create(config: TransformerConfig, weights: Readonly<Record<string, Float32Array | Float64Array>>, opts: ResidentDecoderOptions): ResidentDecoder {
+    if (config.lfm2) throw new SamplingError('bad_option', 'resident decoder: LFM2 models keep convolution state; use the host-cache decoder (OnnxDecoder)');
+    if (config.ropeScaling?.type === 'dynamic') throw new SamplingError('bad_option', 'resident decoder: dynamic RoPE scaling is not supported by the cached decoder');
+    const dtype = opts.dtype ?? 'float32';
+    const Arr = dtype === 'float64' ? Float64Array : Float32Array;
+    const session = BoundSession.create(residentGraph(config, dtype, 'logits'), sessionOptions(opts));
+    // The weights cross to the device once, here; every pass binds the same buffers.
+    const specs = transformerParams(config);
+    const host: BoundTensor[] = [];
+    const params: Record<string, BoundTensor> = {};
+    for (const s of specs) {
+      const w = weights[s.name];
+      const size = s.shape.reduce((a, b) => a * b, 1);
+      if (!w || w.length !== size)
+        throw new SamplingError('bad_input', `resident decoder: parameter "${s.name}" ${w ? `has ${w.length} values, its shape [${s.shape.join(', ')}] needs ${size}` : 'is missing'}`);
+      const staged = hostStaging(dtype, s.shape);
+      (staged.hostData() as FloatArray).set(w instanceof Arr ? w : Arr.from(w));
+      host.push(staged);
+      params[s.name] = session.provider === 'cpu' ? staged : session.allocate(dtype, s.shape);
+    }
+    if (session.provider !== 'cpu') {
+      const copier = Copier.create(session.provider, Copier.slotsOf(host));
+      try {
+        copier.copy(
+          host,
+          specs.map((s) => params[s.name]!),
+        );
+      } finally {
+        copier.release();
+        for (const t of host) t.release();
+      }
+    }
+    return new ResidentDecoder(config, session, params, opts);
+  }
+
+  get provider(): BoundProvider {
+    return this.session.provider;
+  }
+
+  /** A pool for `rows` rows, empty (its buffers are allocated at the first pass). */
+  openPool(rows: number): ResidentPool {
+    if (!(Number.isInteger(rows) && rows >= 1)) throw new SamplingError('bad_input', `resident decoder: a pool needs at least one row, got ${rows}`);
+    return new ResidentPool(this, rows);
+  }
+
+  /** One batched step; per pass, the logits of its `logitsOf` tokens ([count × V]). */
+  run(passes: readonly ResidentPass[]): Promise<Float32Array[]> {
+    return this.step(passes, undefined) as Promise<Float32Array[]>;
+  }
+
+  /** The same step, returning per pass only the greedy choice of each `logitsOf` token. */
+  runGreedy(passes: readonly ResidentPass[], bans: GreedyBans): Promise<GreedyPicks[]> {
+    return this.step(passes, bans) as Promise<GreedyPicks[]>;
+  }
+
+  release(): void {
+    for (const t of Object.values(this.params)) if (this.session.provider !== 'cpu') t.release();
+    this.banFeed?.tensor.release();
+    this.greedy?.release();
+    this.grower?.release();
+    this.session.release();
+  }
+
+  private async step(passes: readonly ResidentPass[], bans: GreedyBans | undefined): Promise<Float32Array[] | GreedyPicks[]> {
+    if (passes.length === 0) return [];
+    const pool = passes[0]!.cache.pool;
+    const seen = new Set<number>();
+    for (const p of passes) {
+      if (p.cache.pool !== pool) throw new SamplingError('bad_input', 'resident decoder: the rows of one step must belong to one pool');
+      if (seen.has(p.cache.index)) throw new SamplingError('bad_input', `resident decoder: pool row ${p.cache.index} appears twice in one step`);
+      seen.add(p.cache.index);
+      checkPass(p);
+    }
+    const rounds = this.segments(passes, pool);
+    const results: (Float32Array | GreedyPicks)[] = new Array(passes.length);
+    for (const round of rounds) {
+      const answered = await this.pass(pool, round, bans);
+      round.forEach((seg, k) => {
+        if (seg.last) results[passes.indexOf(seg.pass)] = answered[k]!;
+      });
+    }
+    return results as Float32Array[] | GreedyPicks[];
+  }
+
+  /**
+   * Each pass's tokens in rounds: leading chunks of committed tokens that each fit the score budget
+   * (every token of a chunk sees only earlier chunks and itself: a prefix pattern), then the rest.
+   */
+  private segments(passes: readonly ResidentPass[], pool: ResidentPool): Segment[][] {
+    const heads = this.config.nHeads;
+    let longest = 0;
+    for (const p of passes) longest = Math.max(longest, p.cache.length + p.tokens.length);
+    const cap = Math.max(pool.capacity, longest);
+    const budget = this.opts.maxScoreBytes ?? 2 ** 30;
+    const chunk = Math.max(64, Math.floor(budget / (pool.rows.length * heads * cap * 4) / 64) * 64);
+    const perPass = passes.map((p) => {
+      const segs: Segment[] = [];
+      const firstWanted = p.logitsOf.length ? p.logitsOf[0]! : p.tokens.length;
+      let from = 0;
+      while (p.tokens.length - from > chunk) {
+        const to = from + chunk;
+        if (to > p.keep || to > firstWanted || p.visible(to - 1) > to) break;
+        segs.push({ pass: p, from, to, keep: chunk, last: false });
+        from = to;
+      }
+      segs.push({ pass: p, from, to: p.tokens.length, keep: Math.max(0, p.keep - from), last: true });
+      return segs;
+    });
+    const rounds = Math.max(...perPass.map((s) => s.length));
+    // A pass with fewer segments runs its last one in the first round, beside others' chunks.
+    return Array.from({ length: rounds }, (_, r) => perPass.filter((s) => s.length > r).map((s) => s[r]!));
+  }
+
+  /** Grows the pool's buffers (zeros past the old capacity) to hold `needed` positions per row. */
+  private reserve(pool: ResidentPool, needed: number): void {
+    if (needed <= pool.capacity) return;
+    const cap = Math.max(Math.ceil(needed / 64) * 64, 2 * pool.capacity);
+    const dims = [pool.rows.length, this.config.nKvHeads, cap, this.hd];
+    const grower = (this.grower ??= BoundSession.create(growGraph(this.dtype), sessionOptions(this.opts)));
+    const pads = hostStaging('int64', [8]);
+    (pads.hostData() as BigInt64Array).set([0n, 0n, 0n, 0n, 0n, 0n, BigInt(cap - pool.capacity), 0n]);
+    const grow = (old: BoundTensor | undefined): BoundTensor => {
+      const from = old ?? this.session.allocate(this.dtype, [pool.rows.length, this.config.nKvHeads, 0, this.hd]);
+      const to = this.session.allocate(this.dtype, dims);
+      const binding = grower.bind({ x: from, pads }, { y: to });
+      try {
+        grower.runSync(binding);
+      } finally {
+        binding.release();
+        from.release();
+      }
+      return to;
+    };
+    const layers = Array.from({ length: this.layers }, (_, l) => l);
+    pool.keys = layers.map((l) => grow(pool.keys[l]));
+    pool.values = layers.map((l) => grow(pool.values[l]));
+    pool.capacity = cap;
+    pads.release();
+  }
+
+  /** One forward over the whole pool: the round's segments on their rows, a placeholder token on the others. */
+  private async pass(pool: ResidentPool, round: readonly Segment[], bans: GreedyBans | undefined): Promise<(Float32Array | GreedyPicks)[]> {
+    const c = this.config,
+      hd = this.hd,
+      hkv = c.nKvHeads,
+      V = c.vocabSize,
+      n = pool.rows.length;
+    let T = 1,
+      K = 0;
+    for (const s of round) {
+      T = Math.max(T, s.to - s.from);
+      K += s.last ? s.pass.logitsOf.length : 0;
+    }
+    let longest = 0;
+    for (const r of pool.rows) longest = Math.max(longest, r.length + T);
+    this.reserve(pool, longest);
+    const C = pool.capacity;
+    const staged: BoundTensor[] = [];
+    const stage = (dtype: 'int64' | FloatDtype, dims: number[]) => {
+      const t = hostStaging(dtype, dims);
+      staged.push(t);
+      return t;
+    };
+    const ids = stage('int64', [n, T]);
+    const cached = stage('int64', [n, 1, 1, 1]);
+    const visible = stage('int64', [n, 1, T, 1]);
+    const columns = stage('int64', [1, 1, 1, C]);
+    const writeAt = stage('int64', [n, hkv, T, 3]);
+    const cos = stage(this.dtype, [n, 1, T, hd]);
+    const sin = stage(this.dtype, [n, 1, T, hd]);
+    const logitsAt = stage('int64', [Math.max(1, K), 2]);
+    const idsD = ids.hostData() as BigInt64Array;
+    const cachedD = cached.hostData() as BigInt64Array;
+    const visibleD = (visible.hostData() as BigInt64Array).fill(1n); // placeholders see their own first position
+    const colD = columns.hostData() as BigInt64Array;
+    for (let j = 0; j < C; j++) colD[j] = BigInt(j);
+    const writeD = writeAt.hostData() as BigInt64Array;
+    const cosD = (cos.hostData() as FloatArray).fill(0);
+    const sinD = (sin.hostData() as FloatArray).fill(0);
+    const atD = (logitsAt.hostData() as BigInt64Array).fill(0n);
+    idsD.fill(0n);
+    for (const row of pool.rows) {
+      const b = row.index;
+      cachedD[b] = BigInt(row.length);
+      for (let h = 0; h < hkv; h++)
+        for (let i = 0; i < T; i++) {
+          const w = ((b * hkv + h) * T + i) * 3;
+          writeD[w] = BigInt(b);
+          writeD[w + 1] = BigInt(h);
+          writeD[w + 2] = BigInt(row.length + i);
+        }
+    }
+    const banOf: number[] = [];
+    let k = 0;
+    for (const s of round) {
+      const p = s.pass,
+        b = p.cache.index,
+        len = s.to - s.from;
+      for (let i = 0; i < len; i++) {
+        idsD[b * T + i] = BigInt(p.tokens[s.from + i]!);
+        this.ropeRows.write(p.positions[s.from + i]!, cosD, sinD, (b * T + i) * hd);
+        visibleD[b * T + i] = BigInt(Math.min(len, p.visible(s.from + i) - s.from));
+      }
+      if (!s.last) continue;
+      p.logitsOf.forEach((at, w) => {
+        atD[2 * k] = BigInt(b);
+        atD[2 * k + 1] = BigInt(at - s.from);
+        banOf.push(p.banOf?.[w] ?? 0);
+        k++;
+      });
+    }
+    const inputs: Record<string, BoundTensor> = { ...this.params, input_ids: ids, cached, visible, columns, write_at: writeAt, cos, sin, logits_at: logitsAt };
+    const outputs: Record<string, BoundTensor> = {};
+    for (let l = 0; l < this.layers; l++) {
+      inputs[`cache.${l}.key`] = outputs[`present.${l}.key`] = pool.keys[l]!;
+      inputs[`cache.${l}.value`] = outputs[`present.${l}.value`] = pool.values[l]!;
+    }
+    const greedy = bans !== undefined && K > 0;
+    let session = this.session;
+    if (greedy) {
+      session = this.greedy ??= BoundSession.create(residentGraph(c, this.dtype, 'greedy'), sessionOptions(this.opts));
+      inputs['ban'] = this.banTensor(bans);
+      const banOfT = stage('int64', [K]);
+      (banOfT.hostData() as BigInt64Array).set(banOf.map((x, w) => BigInt(checkBan(x, w, bans))));
+      inputs['ban_of'] = banOfT;
+      outputs['greedy_max'] = stage('float32', [K]);
+      outputs['greedy_first'] = stage('float32', [K]);
+      outputs['greedy_sum'] = stage('float64', [K]);
+    } else outputs['logits'] = stage(this.dtype, [Math.max(1, K), V]);
+    const binding = session.bind(inputs, outputs);
+    try {
+      await session.run(binding);
+      this.passes++;
+      for (const s of round) s.pass.cache.length += s.keep;
+      const answered = round.filter((s) => s.last).map((s) => s.pass);
+      if (greedy) {
+        this.greedyHeadPasses++;
+        const picks = picksFromHead(
+          answered,
+          outputs['greedy_max']!.hostData() as Float32Array,
+          outputs['greedy_first']!.hostData() as Float32Array,
+          outputs['greedy_sum']!.hostData() as Float64Array,
+          V,
+        );
+        return round.map((s) => (s.last ? picks[answered.indexOf(s.pass)]! : EMPTY_PICKS));
+      }
+      const logits = outputs['logits']!.hostData() as FloatArray;
+      let off = 0;
+      return round.map((s) => {
+        if (!s.last) return EMPTY_LOGITS;
+        const m = s.pass.logitsOf.length;
+        const span = Float32Array.from(logits.subarray(off * V, (off + m) * V));
+        off += m;
+        return bans ? picksFromLogits(span, s.pass, bans, V) : span;
+      });
+    } finally {
+      binding.release();
+      for (const t of staged) t.release();
+    }
+  }
+
+  /** The greedy head's [lists, V] input (0, or −∞ at a banned id), kept while the lists are the same. */
+  private banTensor(bans: GreedyBans): BoundTensor {
+    if (this.banFeed?.bans === bans) return this.banFeed.tensor;
+    const V = this.config.vocabSize;
+    if (bans.lists.length === 0) throw new SamplingError('bad_input', 'decoder: a greedy pass needs at least one banned list (it may be empty)');
+    this.banFeed?.tensor.release();
+    const tensor = hostStaging('float32', [bans.lists.length, V]);
+    const data = (tensor.hostData() as Float32Array).fill(0);
+    bans.lists.forEach((list, r) => {
+      for (const id of list) if (Number.isInteger(id) && id >= 0 && id < V) data[r * V + id] = -Infinity;
+    });
+    this.banFeed = { bans, tensor };
+    return tensor;
+  }
+}
+
+const EMPTY_LOGITS = new Float32Array(0);
+const EMPTY_PICKS: GreedyPicks = { tokens: new Int32Array(0), probs: new Float64Array(0) };
+
+function sessionOptions(o: ResidentDecoderOptions): { provider: BoundProvider; deviceId?: number; intraOpThreads?: number } {
+  return { provider: o.provider, ...(o.deviceId !== undefined ? { deviceId: o.deviceId } : {}), ...(o.intraOpThreads ? { intraOpThreads: o.intraOpThreads } : {}) };
+}
+
+function checkBan(list: number, w: number, bans: GreedyBans): number {
+  if (!(Number.isInteger(list) && list >= 0 && list < bans.lists.length))
+    throw new SamplingError('bad_input', `decoder: banned list ${list} asked (wanted token ${w}), there are ${bans.lists.length}`);
+  return list;
+}
+
+function checkPass(p: ResidentPass): void {
+  const len = p.tokens.length;
+  if (len === 0) throw new SamplingError('bad_input', `resident decoder: pool row ${p.cache.index} brings no tokens`);
+  if (p.positions.length !== len) throw new SamplingError('bad_input', 'decoder: one position per new token');
+  if (!(Number.isInteger(p.keep) && p.keep >= 0 && p.keep <= len)) throw new SamplingError('bad_input', `decoder: keep ${p.keep} of ${len} new tokens`);
+  p.logitsOf.forEach((i, w) => {
+    if (!(Number.isInteger(i) && i >= 0 && i < len && (w === 0 || i > p.logitsOf[w - 1]!)))
+      throw new SamplingError('bad_input', `decoder: logits of new token ${i} asked, the row has ${len} (ascending)`);
+  });
+}
+
+/**
+ * The pool decoder's graph: named dims pool, cap (capacity), new, rows. The mask is
+ * where(column − cached < visible, 0, −1e9) per row and new token: the committed cache plus the
+ * new tokens' prefix that token may see.
+ */
+function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logits' | 'greedy'): Uint8Array {
+  const g = new Graph();
+  const p = Object.fromEntries(transformerParams(config).map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
+  const hd = headDimOf(config);
+  const cache: KvPair[] = Array.from({ length: attentionLayerCount(config) }, (_, i) => ({
+    key: g.input(`cache.${i}.key`, dtype, ['pool', config.nKvHeads, 'cap', hd]),
+    value: g.input(`cache.${i}.value`, dtype, ['pool', config.nKvHeads, 'cap', hd]),
+  }));
+  const cached = g.input('cached', 'int64', ['pool', 1, 1, 1]);
+  const visible = g.input('visible', 'int64', ['pool', 1, 'new', 1]);
+  const columns = g.input('columns', 'int64', [1, 1, 1, 'cap']);
+  const mask = where(less(sub(columns, cached), visible), 0, NEG);
+  const out = decoderForward(config, p, {
+    inputIds: g.input('input_ids', 'int64', ['pool', 'new']),
+    mask: dtype === 'float32' ? mask : cast(mask, dtype),
+    cos: g.input('cos', dtype, ['pool', 1, 'new', hd]),
+    sin: g.input('sin', dtype, ['pool', 1, 'new', hd]),
+    cacheWrite: { cache, at: g.input('write_at', 'int64', ['pool', config.nKvHeads, 'new', 3]) },
+    logitsAt: g.input('logits_at', 'int64', ['rows', 2]),
+    groupedAttention: true,
+  });
+  if (head === 'logits') g.output('logits', out.logits);
+  else addGreedyHead(g, out.logits, config.vocabSize);
+  out.present.forEach((kv, i) => {
+    g.output(`present.${i}.key`, kv.key);
+    g.output(`present.${i}.value`, kv.value);
+  });
+  return emitOnnx(g, { name: `resident_decoder_${head}` }).bytes;
+}
+
+/** Pad along the capacity axis (zeros): grows a pool's buffer, or zero-fills a new one from an empty one. */
+function growGraph(dtype: FloatDtype): Uint8Array {
+  const dims = ['rows', 'heads', 'cap', 'hd'];
+  return encodeModel({
+    graphName: 'resident_grow',
+    opset: 18,
+    inputs: [
+      { name: 'x', dtype, shape: dims },
+      { name: 'pads', dtype: 'int64', shape: [8] },
+    ],
+    outputs: [{ name: 'y', dtype, shape: ['rows', 'heads', 'grown', 'hd'] }],
+    initializers: [],
+    nodes: [{ opType: 'Pad', inputs: ['x', 'pads'], outputs: ['y'], attributes: { mode: { type: 'string', value: 'constant' } } }],
+  });
+}
