@@ -169,8 +169,10 @@ export interface ForwardInputs {
    * attention reads it; the mask's columns are then the C cache positions. With the layer's
    * `present` output bound to the cache's own buffer the write happens in place (ScatterND copies
    * its data input only when the output is elsewhere), so the cache never leaves the device.
+   * `attend: 'fresh'` (a prefill into empty rows) attends to the new tokens alone — the mask's
+   * columns are then the T new tokens — and only writes them into the cache.
    */
-  cacheWrite?: { cache: readonly KvPair[]; at: Tensor };
+  cacheWrite?: { cache: readonly KvPair[]; at: Tensor; attend?: 'cache' | 'fresh' };
 }
 
 export interface ForwardOutputs {
@@ -248,7 +250,8 @@ export function selfAttention(
     : pastKv
       ? { key: concat([pastKv.key, kNew], 2), value: concat([pastKv.value, vNew], 2) }
       : { key: kNew, value: vNew };
-  const att = attention(qr, kv.key, kv.value, inp.mask, { groupedHeads: inp.groupedAttention === true, half });
+  const attended = cacheKv && inp.cacheWrite!.attend === 'fresh' ? { key: kNew, value: vNew } : kv;
+  const att = attention(qr, attended.key, attended.value, inp.mask, { groupedHeads: inp.groupedAttention === true, half });
   const o = reshape(transpose(att, [0, 2, 1, 3]), [b!, t!, c.nHeads * hd]); // (B, T, H·hd)
   return { out: linear(o, w(n.o), bias(n.o)), kv, fresh: { key: kNew, value: vNew } };
 }

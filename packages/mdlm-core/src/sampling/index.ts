@@ -19,7 +19,8 @@ export { cutAtStop, leftPadToBlock, type Anchor, type SampleRequest, type Sample
 export { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffusion.js';
 export { sampleAutoregressive, type AutoregressiveOptions, type AutoregressiveRequest } from './autoregressive.js';
 export { sampleLlada, type LladaOptions } from './llada.js';
-export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions, type Weights } from './onnx-models.js';
+export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type DecoderKind, type OnnxModelOptions, type Weights } from './onnx-models.js';
+export { ResidentDecoder, ResidentPool, ResidentRow, type ResidentDecoderOptions, type ResidentPass } from './resident-decoder.js';
 export { sdarDecoding, SDAR_DEFAULTS, type BlockDecodingSettings } from './sdar.js';
 export { OnnxDecoder, PastSlot, RowCache, type DecoderOptions, type FloatDtype, type RowPass } from './onnx-decoder.js';
 export {

@@ -26,7 +26,8 @@ export interface ResidentDecoderOptions {
   intraOpThreads?: number;
   /**
    * Upper bound on one pass's attention scores in bytes (pool rows × heads × new tokens × capacity ×
-   * 4); a longer prefill runs in chunks under it (default 1 GiB).
+   * 4); a longer prefill runs in chunks under it (default 1 GiB on CUDA, 256 MiB on the CPU, where
+   * ONNX Runtime keeps several tensors of that size alive at once).
    */
   maxScoreBytes?: number;
 }
@@ -95,9 +96,16 @@ export class ResidentDecoder {
   private readonly hd: number;
   private readonly layers: number;
   private readonly ropeRows: RopeRows;
-  private greedy: BoundSession | undefined;
+  /** Sessions by attention mode and head ('cache.logits' is the one made at creation). */
+  private readonly sessions = new Map<string, BoundSession>();
   private grower: BoundSession | undefined;
   private banFeed: { bans: GreedyBans; tensor: BoundTensor } | undefined;
+  /** A pass's host inputs and outputs, kept from pass to pass while their shapes stay (decode steps). */
+  private readonly staging = new Staging();
+  /** The staged `columns` tensor last filled with 0..C−1 (the same tensor while C stays). */
+  private readonly columnsFilled = new WeakSet<BoundTensor>();
+  /** Where a step's time goes: prefill passes (several new tokens a row) and single-token steps, host work apart. */
+  readonly timing = { prefillPasses: 0, prefillMs: 0, stepPasses: 0, stepMs: 0, hostMs: 0 };
 
   private constructor(
     readonly config: TransformerConfig,
@@ -108,6 +116,7 @@ export class ResidentDecoder {
     this.dtype = opts.dtype ?? 'float32';
     this.hd = headDimOf(config);
     this.layers = attentionLayerCount(config);
+    this.sessions.set('cache.logits', session);
     this.ropeRows = new RopeRows(config, this.dtype === 'float64' ? Float64Array : Float32Array);
   }
 
@@ -116,7 +125,7 @@ export class ResidentDecoder {
     if (config.ropeScaling?.type === 'dynamic') throw new SamplingError('bad_option', 'resident decoder: dynamic RoPE scaling is not supported by the cached decoder');
     const dtype = opts.dtype ?? 'float32';
     const Arr = dtype === 'float64' ? Float64Array : Float32Array;
-    const session = BoundSession.create(residentGraph(config, dtype, 'logits'), sessionOptions(opts));
+    const session = BoundSession.create(residentGraph(config, dtype, 'logits', 'cache'), sessionOptions(opts));
     // The weights cross to the device once, here; every pass binds the same buffers.
     const specs = transformerParams(config);
     const host: BoundTensor[] = [];
@@ -169,7 +178,8 @@ export class ResidentDecoder {
   release(): void {
     for (const t of Object.values(this.params)) if (this.session.provider !== 'cpu') t.release();
     this.banFeed?.tensor.release();
-    this.greedy?.release();
+    this.staging.release();
+    for (const [key, session] of this.sessions) if (key !== 'cache.logits') session.release();
     this.grower?.release();
     this.session.release();
   }
@@ -184,9 +194,16 @@ export class ResidentDecoder {
       seen.add(p.cache.index);
       checkPass(p);
     }
-    const rounds = this.segments(passes, pool);
     const results: (Float32Array | GreedyPicks)[] = new Array(passes.length);
-    for (const round of rounds) {
+    // Rows with nothing cached yet (a prefill) run apart, in groups of similar length.
+    const fresh = passes.filter((p) => p.cache.length === 0 && p.tokens.length > 1);
+    for (const group of this.freshGroups(fresh, pool)) {
+      const round = group.map((p): Segment => ({ pass: p, from: 0, to: p.tokens.length, keep: p.keep, last: true }));
+      const answered = await this.pass(pool, round, bans, true);
+      round.forEach((seg, k) => (results[passes.indexOf(seg.pass)] = answered[k]!));
+    }
+    const rest = fresh.length ? passes.filter((p) => !fresh.includes(p)) : passes;
+    for (const round of rest.length ? this.segments(rest, pool) : []) {
       const answered = await this.pass(pool, round, bans);
       round.forEach((seg, k) => {
         if (seg.last) results[passes.indexOf(seg.pass)] = answered[k]!;
@@ -204,7 +221,7 @@ export class ResidentDecoder {
     let longest = 0;
     for (const p of passes) longest = Math.max(longest, p.cache.length + p.tokens.length);
     const cap = Math.max(pool.capacity, longest);
-    const budget = this.opts.maxScoreBytes ?? 2 ** 30;
+    const budget = this.scoreBudget();
     const chunk = Math.max(64, Math.floor(budget / (pool.rows.length * heads * cap * 4) / 64) * 64);
     const perPass = passes.map((p) => {
       const segs: Segment[] = [];
@@ -224,10 +241,31 @@ export class ResidentDecoder {
     return Array.from({ length: rounds }, (_, r) => perPass.filter((s) => s.length > r).map((s) => s[r]!));
   }
 
+  /** Prefill passes in groups by length (longest first) whose attention scores fit the budget; a row over it runs alone. */
+  private freshGroups(passes: readonly ResidentPass[], pool: ResidentPool): ResidentPass[][] {
+    const budget = this.scoreBudget();
+    const sorted = [...passes].sort((a, b) => b.tokens.length - a.tokens.length);
+    const groups: ResidentPass[][] = [];
+    for (const p of sorted) {
+      const g = groups[groups.length - 1];
+      const T = g?.[0]?.tokens.length ?? 0;
+      // Rows much shorter than the group's longest would mostly compute padding: a new group.
+      if (g && (g.length + 1) * this.config.nHeads * T * T * 4 <= budget && p.tokens.length * 2 > T && g.length < pool.rows.length) g.push(p);
+      else groups.push([p]);
+    }
+    return groups;
+  }
+
+  private scoreBudget(): number {
+    return this.opts.maxScoreBytes ?? (this.provider === 'cuda' ? 2 ** 30 : 2 ** 28);
+  }
+
   /** Grows the pool's buffers (zeros past the old capacity) to hold `needed` positions per row. */
   private reserve(pool: ResidentPool, needed: number): void {
     if (needed <= pool.capacity) return;
-    const cap = Math.max(Math.ceil(needed / 64) * 64, 2 * pool.capacity);
+    // A quarter more than needed (at least 128 positions): attention spans the whole capacity, so
+    // doubling would double a step's cost; growing copies the cache, so not every few tokens either.
+    const cap = Math.ceil(Math.max(needed + 128, 1.25 * pool.capacity) / 64) * 64;
     const dims = [pool.rows.length, this.config.nKvHeads, cap, this.hd];
     const grower = (this.grower ??= BoundSession.create(growGraph(this.dtype), sessionOptions(this.opts)));
     const pads = hostStaging('int64', [8]);
@@ -251,63 +289,71 @@ export class ResidentDecoder {
     pads.release();
   }
 
-  /** One forward over the whole pool: the round's segments on their rows, a placeholder token on the others. */
-  private async pass(pool: ResidentPool, round: readonly Segment[], bans: GreedyBans | undefined): Promise<(Float32Array | GreedyPicks)[]> {
+  /**
+   * One forward. Over the whole pool (`fresh` false): the round's segments on their rows, a
+   * placeholder token on the others, attending to each row's cache. A fresh pass (a prefill into
+   * empty rows) runs only the round's rows, attending to their new tokens alone, and writes them
+   * into their pool rows: a long prompt's attention then spans its own length, not the pool's.
+   */
+  private async pass(pool: ResidentPool, round: readonly Segment[], bans: GreedyBans | undefined, fresh = false): Promise<(Float32Array | GreedyPicks)[]> {
+    const t0 = performance.now();
     const c = this.config,
       hd = this.hd,
       hkv = c.nKvHeads,
       V = c.vocabSize,
-      n = pool.rows.length;
+      n = fresh ? round.length : pool.rows.length;
     let T = 1,
       K = 0;
     for (const s of round) {
       T = Math.max(T, s.to - s.from);
       K += s.last ? s.pass.logitsOf.length : 0;
     }
-    let longest = 0;
-    for (const r of pool.rows) longest = Math.max(longest, r.length + T);
+    let longest = T;
+    if (!fresh) for (const r of pool.rows) longest = Math.max(longest, r.length + T);
     this.reserve(pool, longest);
-    const C = pool.capacity;
-    const staged: BoundTensor[] = [];
-    const stage = (dtype: 'int64' | FloatDtype, dims: number[]) => {
-      const t = hostStaging(dtype, dims);
-      staged.push(t);
-      return t;
-    };
-    const ids = stage('int64', [n, T]);
-    const cached = stage('int64', [n, 1, 1, 1]);
-    const visible = stage('int64', [n, 1, T, 1]);
-    const columns = stage('int64', [1, 1, 1, C]);
-    const writeAt = stage('int64', [n, hkv, T, 3]);
-    const cos = stage(this.dtype, [n, 1, T, hd]);
-    const sin = stage(this.dtype, [n, 1, T, hd]);
-    const logitsAt = stage('int64', [Math.max(1, K), 2]);
+    const C = fresh ? T : pool.capacity;
+    const mode = fresh ? 'fresh.' : '';
+    const stage = (name: string, dtype: 'int64' | FloatDtype | 'float32', dims: number[]) => this.staging.get(mode + name, dtype, dims);
+    const ids = stage('input_ids', 'int64', [n, T]);
+    const cached = stage('cached', 'int64', [n, 1, 1, 1]);
+    const visible = stage('visible', 'int64', [n, 1, T, 1]);
+    const columns = stage('columns', 'int64', [1, 1, 1, C]);
+    const writeAt = stage('write_at', 'int64', [n, hkv, T, 3]);
+    const cos = stage('cos', this.dtype, [n, 1, T, hd]);
+    const sin = stage('sin', this.dtype, [n, 1, T, hd]);
+    const logitsAt = stage('logits_at', 'int64', [Math.max(1, K), 2]);
     const idsD = ids.hostData() as BigInt64Array;
-    const cachedD = cached.hostData() as BigInt64Array;
+    const cachedD = (cached.hostData() as BigInt64Array).fill(0n);
     const visibleD = (visible.hostData() as BigInt64Array).fill(1n); // placeholders see their own first position
     const colD = columns.hostData() as BigInt64Array;
-    for (let j = 0; j < C; j++) colD[j] = BigInt(j);
+    if (!this.columnsFilled.has(columns)) for (let j = 0; j < C; j++) colD[j] = BigInt(j);
+    this.columnsFilled.add(columns);
     const writeD = writeAt.hostData() as BigInt64Array;
     const cosD = (cos.hostData() as FloatArray).fill(0);
     const sinD = (sin.hostData() as FloatArray).fill(0);
     const atD = (logitsAt.hostData() as BigInt64Array).fill(0n);
     idsD.fill(0n);
-    for (const row of pool.rows) {
-      const b = row.index;
-      cachedD[b] = BigInt(row.length);
+    /** Tensor row b writes into pool row `slot` from position `from` on. */
+    const writes = (b: number, slot: number, from: number) => {
       for (let h = 0; h < hkv; h++)
         for (let i = 0; i < T; i++) {
           const w = ((b * hkv + h) * T + i) * 3;
-          writeD[w] = BigInt(b);
+          writeD[w] = BigInt(slot);
           writeD[w + 1] = BigInt(h);
-          writeD[w + 2] = BigInt(row.length + i);
+          writeD[w + 2] = BigInt(from + i);
         }
-    }
+    };
+    if (fresh) round.forEach((s, b) => writes(b, s.pass.cache.index, 0));
+    else
+      for (const row of pool.rows) {
+        cachedD[row.index] = BigInt(row.length);
+        writes(row.index, row.index, row.length);
+      }
     const banOf: number[] = [];
     let k = 0;
     for (const s of round) {
       const p = s.pass,
-        b = p.cache.index,
+        b = fresh ? round.indexOf(s) : p.cache.index,
         len = s.to - s.from;
       for (let i = 0; i < len; i++) {
         idsD[b * T + i] = BigInt(p.tokens[s.from + i]!);
@@ -322,28 +368,32 @@ export class ResidentDecoder {
         k++;
       });
     }
-    const inputs: Record<string, BoundTensor> = { ...this.params, input_ids: ids, cached, visible, columns, write_at: writeAt, cos, sin, logits_at: logitsAt };
+    const inputs: Record<string, BoundTensor> = { ...this.params, input_ids: ids, visible, columns, write_at: writeAt, cos, sin, logits_at: logitsAt, ...(fresh ? {} : { cached }) };
     const outputs: Record<string, BoundTensor> = {};
     for (let l = 0; l < this.layers; l++) {
       inputs[`cache.${l}.key`] = outputs[`present.${l}.key`] = pool.keys[l]!;
       inputs[`cache.${l}.value`] = outputs[`present.${l}.value`] = pool.values[l]!;
     }
     const greedy = bans !== undefined && K > 0;
-    let session = this.session;
+    const session = this.sessionFor(fresh ? 'fresh' : 'cache', greedy ? 'greedy' : 'logits');
     if (greedy) {
-      session = this.greedy ??= BoundSession.create(residentGraph(c, this.dtype, 'greedy'), sessionOptions(this.opts));
       inputs['ban'] = this.banTensor(bans);
-      const banOfT = stage('int64', [K]);
+      const banOfT = stage('ban_of', 'int64', [K]);
       (banOfT.hostData() as BigInt64Array).set(banOf.map((x, w) => BigInt(checkBan(x, w, bans))));
       inputs['ban_of'] = banOfT;
-      outputs['greedy_max'] = stage('float32', [K]);
-      outputs['greedy_first'] = stage('float32', [K]);
-      outputs['greedy_sum'] = stage('float64', [K]);
-    } else outputs['logits'] = stage(this.dtype, [Math.max(1, K), V]);
+      outputs['greedy_max'] = stage('greedy_max', 'float32', [K]);
+      outputs['greedy_first'] = stage('greedy_first', 'float32', [K]);
+      outputs['greedy_sum'] = stage('greedy_sum', 'float64', [K]);
+    } else outputs['logits'] = stage('logits', this.dtype, [Math.max(1, K), V]);
     const binding = session.bind(inputs, outputs);
+    const tRun = performance.now();
+    this.timing.hostMs += tRun - t0;
     try {
       await session.run(binding);
       this.passes++;
+      const ms = performance.now() - t0;
+      if (T > 1) this.timing.prefillPasses++, (this.timing.prefillMs += ms);
+      else this.timing.stepPasses++, (this.timing.stepMs += ms);
       for (const s of round) s.pass.cache.length += s.keep;
       const answered = round.filter((s) => s.last).map((s) => s.pass);
       if (greedy) {
@@ -368,8 +418,15 @@ export class ResidentDecoder {
       });
     } finally {
       binding.release();
-      for (const t of staged) t.release();
     }
+  }
+
+  /** The session of one attention mode and head, compiled on first use. */
+  private sessionFor(attend: 'cache' | 'fresh', head: 'logits' | 'greedy'): BoundSession {
+    const key = `${attend}.${head}`;
+    let s = this.sessions.get(key);
+    if (!s) this.sessions.set(key, (s = BoundSession.create(residentGraph(this.config, this.dtype, head, attend), sessionOptions(this.opts))));
+    return s;
   }
 
   /** The greedy head's [lists, V] input (0, or −∞ at a banned id), kept while the lists are the same. */
@@ -385,6 +442,25 @@ export class ResidentDecoder {
     });
     this.banFeed = { bans, tensor };
     return tensor;
+  }
+}
+
+/** Host staging tensors by input/output name, reallocated only when a shape changes. */
+class Staging {
+  private readonly byName = new Map<string, BoundTensor>();
+
+  get(name: string, dtype: BoundTensor['dtype'], dims: readonly number[]): BoundTensor {
+    const old = this.byName.get(name);
+    if (old && old.dtype === dtype && old.dims.length === dims.length && old.dims.every((d, i) => d === dims[i])) return old;
+    old?.release();
+    const t = hostStaging(dtype, dims);
+    this.byName.set(name, t);
+    return t;
+  }
+
+  release(): void {
+    for (const t of this.byName.values()) t.release();
+    this.byName.clear();
   }
 }
 
@@ -417,7 +493,7 @@ function checkPass(p: ResidentPass): void {
  * where(column − cached < visible, 0, −1e9) per row and new token: the committed cache plus the
  * new tokens' prefix that token may see.
  */
-function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logits' | 'greedy'): Uint8Array {
+function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logits' | 'greedy', attend: 'cache' | 'fresh'): Uint8Array {
   const g = new Graph();
   const p = Object.fromEntries(transformerParams(config).map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
   const hd = headDimOf(config);
@@ -425,16 +501,17 @@ function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logi
     key: g.input(`cache.${i}.key`, dtype, ['pool', config.nKvHeads, 'cap', hd]),
     value: g.input(`cache.${i}.value`, dtype, ['pool', config.nKvHeads, 'cap', hd]),
   }));
-  const cached = g.input('cached', 'int64', ['pool', 1, 1, 1]);
   const visible = g.input('visible', 'int64', ['pool', 1, 'new', 1]);
-  const columns = g.input('columns', 'int64', [1, 1, 1, 'cap']);
-  const mask = where(less(sub(columns, cached), visible), 0, NEG);
+  // Cached attention: columns are the cache's positions, shifted by each row's committed length;
+  // fresh: columns are the new tokens themselves.
+  const columns = g.input('columns', 'int64', [1, 1, 1, attend === 'fresh' ? 'new' : 'cap']);
+  const mask = where(less(attend === 'fresh' ? columns : sub(columns, g.input('cached', 'int64', ['pool', 1, 1, 1])), visible), 0, NEG);
   const out = decoderForward(config, p, {
     inputIds: g.input('input_ids', 'int64', ['pool', 'new']),
     mask: dtype === 'float32' ? mask : cast(mask, dtype),
     cos: g.input('cos', dtype, ['pool', 1, 'new', hd]),
     sin: g.input('sin', dtype, ['pool', 1, 'new', hd]),
-    cacheWrite: { cache, at: g.input('write_at', 'int64', ['pool', config.nKvHeads, 'new', 3]) },
+    cacheWrite: { cache, at: g.input('write_at', 'int64', ['pool', config.nKvHeads, 'new', 3]), attend },
     logitsAt: g.input('logits_at', 'int64', ['rows', 2]),
     groupedAttention: true,
   });
@@ -444,7 +521,7 @@ function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logi
     g.output(`present.${i}.key`, kv.key);
     g.output(`present.${i}.value`, kv.value);
   });
-  return emitOnnx(g, { name: `resident_decoder_${head}` }).bytes;
+  return emitOnnx(g, { name: `resident_decoder_${attend}_${head}` }).bytes;
 }
 
 /** Pad along the capacity axis (zeros): grows a pool's buffer, or zero-fills a new one from an empty one. */
