@@ -17,6 +17,9 @@ export { buildLoopStepModel, loopNames } from './loop-step.js';
 export {
   OBJECTIVES,
   chatExample,
+  promptIds,
+  eosPadId,
+  targetSpans,
   packRows,
   paddingWaste,
   materialize,
@@ -25,6 +28,7 @@ export {
   type TrainExample,
   type ExampleOptions,
   type DropReason,
+  type Span,
   type PackedRow,
   type PackedBatch,
 } from './data.js';

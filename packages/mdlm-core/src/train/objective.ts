@@ -169,7 +169,7 @@ function perModelPosition(s: ObjectiveSpec, packed: PackedBatch, value: (token: 
 
 /**
  * Feeds for one packed batch. Diffusion objectives draw their noise from `rng` (one mask ratio
- * per sample, only target tokens masked, 1/p weights, normalised by the batch's target tokens).
+ * per target span, only target tokens masked, 1/p weights, normalised by the batch's target tokens).
  */
 export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng): Record<string, HostTensor> {
   if (packed.batch !== s.batch || packed.length !== s.length) throw new RangeError(`objectiveFeeds: batch is ${packed.batch}×${packed.length}, the graph takes ${s.batch}×${s.length}`);
@@ -202,7 +202,8 @@ export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng):
     };
   }
   const [eps, max] = s.maskRange ?? [1e-3, 1];
-  const { noised, weights } = noiseSegments(packed.ids, packed.target, packed.segments, { maskId: s.maskId, rng, eps, max });
+  // One mask ratio per target span (an episode row has one span per observation; a transition row one).
+  const { noised, weights } = noiseSegments(packed.ids, packed.target, packed.spans, { maskId: s.maskId, rng, eps, max });
   let ids = noised,
     positions = packed.positions;
   if (s.objective === 'bd3') {
