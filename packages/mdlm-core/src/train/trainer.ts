@@ -273,6 +273,10 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   log(
     `data: ${corpus.train.length} train / ${corpus.eval.length} eval examples (${layout ?? 'mixed or non-world-model'} layout, ${((100 * trainedTokens) / Math.max(allTokens, 1)).toFixed(1)}% of tokens trained); dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target${corpus.windowed ? `; ${corpus.windowed} long episode(s) trained on their latest steps` : ''}${corpus.skippedRows.length ? `; ${corpus.skippedRows.length} malformed row(s) skipped (listed above)` : ''}`,
   );
+  if (cfg.objective === 'mdlm' && corpus.layouts.episode > 0)
+    log(
+      `note: mdlm attends the whole row both ways, so on ${corpus.layouts.episode} episode-layout row(s) an observation also sees the turns after it (inference does not have them); ar and bd3 train episode rows as inference sees them`,
+    );
   // Written once the run can start: a failed start (bad rows, a model that does not fit) leaves no run to --resume.
   if (!resumeFrom) await writeFileAtomic(configPath, `${JSON.stringify({ config: cfg, init: o.init ?? null }, null, 2)}\n`);
 
