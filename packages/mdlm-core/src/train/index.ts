@@ -33,5 +33,5 @@ export {
   type PackedBatch,
 } from './data.js';
 export { objectiveStepSpec, objectiveFeeds, attentionBias, modelLength, type ObjectiveSpec } from './objective.js';
-export { TRAIN_DEFAULTS, SCHEDULES, trainConfigSchema, resolveTrainConfig, resumeMismatches, type TrainConfig, type ScheduleName } from './config.js';
+export { TRAIN_DEFAULTS, SCHEDULES, MASK_RANGE_PRESETS, trainConfigSchema, resolveTrainConfig, resumeMismatches, type TrainConfig, type ScheduleName } from './config.js';
 export { trainWorldModel, initialWeights, TrainError, type TrainRunOptions, type TrainSummary } from './trainer.js';
