@@ -50,7 +50,8 @@ describe('diffworld env', () => {
       .map((l) => JSON.parse(l));
     for (const row of rows) {
       expect(row.messages.length).toBeGreaterThan(3);
-      expect(row.messages[1].content).toMatch(/^Observation:\n.*\n\nAction: .+$/s);
+      expect(row.messages[1].content).toMatch(/^-= Welcome to TextWorld, ALFRED! =-.*\n\nAction: .+$/s);
+      expect(row.messages[1].content).not.toContain('Admissible commands');
       expect(row.messages[3].content).toMatch(/^Action: /);
     }
     expect(await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '1', '--layout', 'rows', '--out', file)).toMatchObject({

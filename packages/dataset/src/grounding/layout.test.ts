@@ -22,10 +22,10 @@ describe('world-model layouts', () => {
     expect(worldModelLayoutOf(row)).toBe('transition');
   });
 
-  it('episode: the first user turn whole, then one Action turn and one observation per step', () => {
+  it('episode: the first observation (no admissible list), then one Action turn and one observation per step', () => {
     expect(worldModelPromptMessages(req, { layout: 'episode' })).toEqual([
       { role: 'system', content: 'WORLD' },
-      { role: 'user', content: `${history[1]!.content}\n\nAction: go to desk 1` },
+      { role: 'user', content: 'You are in a room. Your task is to: put a pen on the desk.\n\nAction: go to desk 1' },
       { role: 'assistant', content: 'You arrive at desk 1. On the desk 1, you see a pen 1.' },
       { role: 'user', content: 'Action: take pen 1 from desk 1' },
       { role: 'assistant', content: 'You pick up the pen 1 from the desk 1.' },
@@ -50,7 +50,7 @@ describe('world-model layouts', () => {
     const w = episodeMessages(view, 1);
     expect(w).toEqual([
       { role: 'system', content: 'WORLD' },
-      { role: 'user', content: `${history[1]!.content}\n\n[2 earlier steps not shown]\n\nAction: look` },
+      { role: 'user', content: 'You are in a room. Your task is to: put a pen on the desk.\n\n[2 earlier steps not shown]\n\nAction: look' },
       { role: 'assistant', content: 'You are facing desk 1.' },
     ]);
     // A window of a window counts every step it left out.

@@ -10,10 +10,12 @@
 //
 // The episode layout reads the agent conversation as: leading system messages (the agent's own
 // instructions, left out: the grounded system prompt describes the world), the first user turn
-// (the task and first observation, kept whole), then (assistant action, user/tool observation)
-// pairs. An action turn written `Action: <a>` (ALFWorld's agents) contributes <a>; an observation
-// turn written `Observation:\n<o>\n\nAdmissible commands:…` (ALFWorld's user turns) contributes <o>,
-// which is what the engine said and what the world model writes. Other turns are taken as they are.
+// (the task and first observation), then (assistant action, user/tool observation) pairs. An
+// action turn written `Action: <a>` (ALFWorld's agents) contributes <a>; an observation turn written
+// `Observation:\n<o>\n\nAdmissible commands:…` (ALFWorld's user turns, the first one included)
+// contributes <o>, which is what the engine said and what the world model writes: the admissible
+// lists are the agent's menu, not world state (on ALFWorld they were 181 of an episode row's
+// ~1,850 tokens). Other turns are taken as they are.
 // Actions are always written raw here (the transition layout's ActionEncoding is for the paper's rows).
 // A window keeps the system prompt and the first user turn, drops the oldest steps whole and says
 // how many it dropped, so a long episode still fits the model's length.
@@ -47,7 +49,7 @@ export interface EpisodeStep {
 /** An episode as the episode layout sees it: the steps already observed and the action to answer. */
 export interface EpisodeView {
   system: string;
-  /** The conversation's first user turn (task and first observation). */
+  /** The observation of the conversation's first user turn (task and first observation). */
   context: string;
   steps: EpisodeStep[];
   /** Steps left out before `steps` (a window of a longer episode). */
@@ -91,7 +93,7 @@ export function episodeView(req: WorldModelPromptRequest): EpisodeView {
       throw new RangeError(`episode layout: history[${i + 1}] must be the observation (user or tool) of the action before it, got ${obs ? `a ${obs.role} message` : 'the end of the history'}`);
     steps.push({ action: actionOfTurn(act.content), observation: observationOfTurn(obs.content) });
   }
-  return { system: req.system, context: first.content, steps, omitted: 0, action: req.action };
+  return { system: req.system, context: observationOfTurn(first.content), steps, omitted: 0, action: req.action };
 }
 
 /**

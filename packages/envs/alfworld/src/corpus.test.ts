@@ -1,6 +1,7 @@
 import { parseEpisodeRow, parseWorldModelUserTurn, pyJsonDumps, validateRow, worldModelPromptMessages } from '@diffworld/dataset';
 import { describe, expect, it } from 'vitest';
 import { corpusEpisodes, corpusRows, episodeRows, expertDemo, playedEpisodeRecord } from './corpus.js';
+import { observationOfUserTurn } from './harness/agent.js';
 import { splitTasks } from './engine/splits.js';
 import { parseEpisodeRecord } from '@diffworld/env-core';
 
@@ -33,7 +34,8 @@ describe('world-model corpus', () => {
     const view = parseEpisodeRow(row!.messages)!;
     expect(view.system).toBe(system);
     expect(view.steps).toEqual(ep!.actions.map((action, k) => ({ action, observation: ep!.observations[k] })));
-    expect(view.context).toBe(ep!.messages[1]!.content);
+    expect(view.context).toBe(observationOfUserTurn(ep!.messages[1]!.content)); // the admissible list left out
+    expect(view.context).not.toContain('Admissible commands');
     for (let k = 0; k < ep!.actions.length; k++) {
       const prompt = worldModelPromptMessages({ system, history: ep!.messages.slice(0, 2 + 2 * k), action: ep!.actions[k]! }, { layout: 'episode' });
       expect(row!.messages.slice(0, prompt.length)).toEqual(prompt);

@@ -271,7 +271,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   const trainedTokens = corpus.train.reduce((a, e) => a + e.target.reduce((x, y) => x + y, 0), 0);
   const allTokens = corpus.train.reduce((a, e) => a + e.ids.length, 0);
   log(
-    `data: ${corpus.train.length} train / ${corpus.eval.length} eval examples (${layout ?? 'mixed or non-world-model'} layout, ${((100 * trainedTokens) / Math.max(allTokens, 1)).toFixed(1)}% of tokens trained); dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target${corpus.windowed ? `; ${corpus.windowed} long episode(s) trained on their latest steps` : ''}${corpus.skippedRows.length ? `; ${corpus.skippedRows.length} malformed row(s) skipped (listed above)` : ''}`,
+    `data: ${corpus.train.length} train / ${corpus.eval.length} eval examples (${layout ?? 'mixed or non-world-model'} layout; ${trainedTokens.toLocaleString('en-US')} of ${allTokens.toLocaleString('en-US')} train tokens are targets, ${((100 * trainedTokens) / Math.max(allTokens, 1)).toFixed(1)}%); dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target${corpus.windowed ? `; ${corpus.windowed} long episode(s) trained on their latest steps` : ''}${corpus.skippedRows.length ? `; ${corpus.skippedRows.length} malformed row(s) skipped (listed above)` : ''}`,
   );
   if (cfg.objective === 'mdlm' && corpus.layouts.episode > 0)
     log(
