@@ -53,6 +53,13 @@ const worldModel = z.strictObject({
    * rollout time to the same budget. repro trains one model per objective and ignores `objective`.
    */
   train: trainConfigSchema.prefault({}),
+  /**
+   * How a bd3 world model starts: 'ar' (default, SDAR's recipe) trains an ar model first on the same
+   * rows with the same settings (its own stage, train-ar) and adapts bd3 from its weights
+   * (`wm train --init`); the extra compute is that ar run (the same steps; an ar step passes T tokens
+   * a row, bd3's [x_t ; x_0] 2T), and repro's ar model is the same stage, so there it costs nothing. 'scratch' trains bd3 from random weights, as the H200 repro did.
+   */
+  bd3Init: z.enum(['ar', 'scratch']).default('ar'),
   precision: z.enum(['float32', 'bfloat16', 'float16']).default('float32'),
   sampling: sampling.prefault({}),
   /** Prompts longer than this get an empty answer from the local world model (the reference's SKIPPED_OVERLONG). */

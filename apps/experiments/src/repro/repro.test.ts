@@ -99,7 +99,7 @@ describe('runRepro on the micro config', () => {
     const first = await runRepro({ config: micro(), out, log: (l) => lines.push(l) });
     const r = first.results;
     const names = r.stages.map((s) => s.stage);
-    expect(names.slice(0, 10)).toEqual(['tokenizer', 'data', 'train-bd3', 'train-ar', 'fidelity-bd3', 'steering-bd3', 'replay-bd3', 'fidelity-ar', 'steering-ar', 'replay-ar']);
+    expect(names.slice(0, 10)).toEqual(['tokenizer', 'data', 'train-ar', 'train-bd3', 'fidelity-bd3', 'steering-bd3', 'replay-bd3', 'fidelity-ar', 'steering-ar', 'replay-ar']);
     // RQ2: per seed one SFT and one real-engine GRPO run, and one GRPO run per world model.
     for (const stage of ['policy-base', 'sft', 'eval-sft', 'grpo-real', 'eval-grpo-real'])
       expect(
