@@ -49,6 +49,7 @@ export {
   worldModelPromptMessages,
   worldModelRowMessages,
   parseEpisodeRow,
+  episodeStepRows,
   worldModelLayoutOf,
   fitEpisodeWindow,
   type WorldModelLayout,

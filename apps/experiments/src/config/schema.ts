@@ -4,6 +4,7 @@
 // unknown keys refused with their path. One file serves both commands: `grpo train` reads the
 // pipeline's sections, `repro` all of them (its RQ2 runs the same pipeline once per seed).
 import { z } from '@diffworld/config';
+import { WORLD_MODEL_LAYOUTS } from '@diffworld/dataset';
 import { ENV_NAMES, ENV_SUITES } from '@diffworld/envs';
 import { PROVIDERS, trainConfigSchema } from '@diffworld/mdlm-core';
 
@@ -28,6 +29,14 @@ const corpus = z.strictObject({
   /** The paper's length diversification (middle truncation + sub-trajectories) on training rows. */
   diversify: z.boolean().default(false),
   subTrajectoryProb: unit().default(0.15),
+  /**
+   * World-model row layout (@diffworld/dataset): 'transition', the paper's rows (one per step), or
+   * 'episode', one training row per episode with every observation a target. With 'episode' the
+   * held-out episodes are expanded into one row per step (each ending on its observation, its
+   * prompt the model's inference prompt), diversify does not apply, and rows are not fitted here:
+   * the trainer and the world model window long episodes to their latest steps.
+   */
+  layout: z.enum(WORLD_MODEL_LAYOUTS).default('transition'),
 });
 
 /** Sampling as the paper's WM proxy sends it: greedy, repetition penalty 1.3, 256 new tokens, 1 diffusion step. */

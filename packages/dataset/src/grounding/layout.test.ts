@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../rows.js';
-import { episodeMessages, episodeView, fitEpisodeWindow, parseEpisodeRow, worldModelLayoutOf, worldModelPromptMessages, worldModelRowMessages } from './layout.js';
+import { episodeMessages, episodeStepRows, episodeView, fitEpisodeWindow, parseEpisodeRow, worldModelLayoutOf, worldModelPromptMessages, worldModelRowMessages } from './layout.js';
 import { trajectoryToWorldModelRows } from './worldmodel.js';
 
 const turn = (o: string) => `Observation:\n${o}\n\nAdmissible commands:\n- look\n- go to desk 1`;
@@ -57,6 +57,15 @@ describe('world-model layouts', () => {
     expect(episodeMessages(parseEpisodeRow(episodeMessages(view, 2))!, 1)).toEqual(w);
     // The inference prompt windowed the same way is the window's prefix.
     expect(worldModelPromptMessages(req, { layout: 'episode', keepSteps: 0 })).toEqual(w.slice(0, 2));
+  });
+
+  it("episodeStepRows: one row per step, each ending on its observation, its prompt that step's prompt", () => {
+    const row = worldModelRowMessages(req, 'You are facing desk 1.', { layout: 'episode' });
+    const steps = episodeStepRows(row);
+    expect(steps.map((m) => m.length)).toEqual([3, 5, 7]);
+    expect(steps[2]).toEqual(row);
+    expect(steps[1]!.slice(0, -1)).toEqual(worldModelPromptMessages({ system: 'WORLD', history: history.slice(0, 4), action: 'take pen 1 from desk 1' }, { layout: 'episode' }));
+    expect(() => episodeStepRows(worldModelRowMessages(req, 'x', { layout: 'transition' }))).toThrow(/not an episode-layout row/);
   });
 
   it('fitEpisodeWindow keeps as many recent steps as fit', () => {

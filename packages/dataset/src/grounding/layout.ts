@@ -161,6 +161,18 @@ export function parseEpisodeRow(messages: readonly ChatMessage[]): EpisodeView |
   return { system: system.content, context, steps, omitted };
 }
 
+/**
+ * One row per step of an episode-layout row: the prefix ending on that step's observation. Its
+ * prompt (all but the last message) is exactly the world model's prompt for that step, so held-out
+ * episodes expanded this way score every transition as inference meets it.
+ */
+export function episodeStepRows(messages: readonly ChatMessage[]): ChatMessage[][] {
+  if (!parseEpisodeRow(messages)) throw new RangeError('episodeStepRows: not an episode-layout row ([system, user "…\n\nAction: a1", assistant, (user "Action: a", assistant)*])');
+  const out: ChatMessage[][] = [];
+  for (let end = 3; end <= messages.length; end += 2) out.push(messages.slice(0, end));
+  return out;
+}
+
 /** Which layout a row's messages are in, or undefined for rows that are neither. */
 export function worldModelLayoutOf(messages: readonly ChatMessage[]): WorldModelLayout | undefined {
   if (messages.length === 3 && messages[0]?.role === 'system' && messages[1]?.role === 'user' && messages[1].content.startsWith('State: ') && messages[2]?.role === 'assistant') return 'transition';
