@@ -58,6 +58,22 @@ describe('diffworld env', () => {
       code: 2,
       err: expect.stringContaining('--layout must be one of transition, episode'),
     });
+    // --per-step: one row per step, each the episode row cut after that step's observation.
+    const steps = join(dir, 'steps.jsonl');
+    const p = await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '3', '--per-step', '--out', steps);
+    expect(p.code, p.err).toBe(0);
+    const stepRows = readFileSync(steps, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const observations = rows.reduce((a, r) => a + (r.messages.length - 1) / 2, 0);
+    expect(stepRows).toHaveLength(observations);
+    expect(p.out).toContain(`3 episodes → ${observations} rows (episode layout, one per step)`);
+    expect(stepRows[0].messages).toEqual(rows[0].messages.slice(0, 3));
+    expect(await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '1', '--layout', 'transition', '--per-step', '--out', steps)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--per-step'),
+    });
   });
 
   it('rejects an unknown environment or split with exit 2 and the valid names', async () => {
