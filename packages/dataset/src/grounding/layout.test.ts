@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../rows.js';
-import { episodeMessages, episodeStepRows, episodeView, fitEpisodeWindow, parseEpisodeRow, worldModelLayoutOf, worldModelPromptMessages, worldModelRowMessages } from './layout.js';
+import { episodeMessages, episodeStepRows, fitEpisodeWindow, parseEpisodeRow, worldModelLayoutOf, worldModelPromptMessages, worldModelRowMessages } from './layout.js';
 import { trajectoryToWorldModelRows } from './worldmodel.js';
 
 const turn = (o: string) => `Observation:\n${o}\n\nAdmissible commands:\n- look\n- go to desk 1`;
