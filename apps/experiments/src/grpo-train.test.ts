@@ -45,7 +45,7 @@ describe('runGrpoTrain', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'grpo-train-')), 'run');
     const lines: string[] = [];
     const r = await runGrpoTrain({ config: micro(), out, log: (l) => lines.push(l) });
-    for (const s of ['tokenizer', 'data', 'train-bd3', 'policy-base', 'sft', 'eval-base', 'eval-sft', 'grpo-world-model', 'eval-grpo-world-model', 'grpo-real', 'eval-grpo-real'])
+    for (const s of ['tokenizer', 'data', 'train-ar', 'train-bd3', 'policy-base', 'sft', 'eval-base', 'eval-sft', 'grpo-world-model', 'eval-grpo-world-model', 'grpo-real', 'eval-grpo-real'])
       expect(existsSync(join(stageDir(out, s), 'result.json')), s).toBe(true);
     for (const f of ['grpo-world-model-step1.json', 'grpo-world-model-step1.part-00000.json']) expect(existsSync(join(stageDir(out, 'grpo-world-model'), 'evals', f)), f).toBe(true);
     for (const f of ['report.md', 'report.html', 'config.json', 'metrics.jsonl']) expect(existsSync(join(out, f)), f).toBe(true);
@@ -93,9 +93,10 @@ describe('runGrpoTrain', () => {
     // for byte — with the real engine's steps in a piscina env pool, where the uninterrupted run
     // stepped it in-process. The tokenizer, data and world model are copied to keep the test short.
     const killedOut = join(mkdtempSync(join(tmpdir(), 'grpo-kill-')), 'run');
-    for (const s of ['tokenizer', 'data', 'train-bd3']) cpSync(stageDir(out, s), join(killedOut, 'stages', stageDir(out, s).split('/').at(-1)!), { recursive: true });
+    for (const s of ['tokenizer', 'data', 'train-ar', 'train-bd3']) cpSync(stageDir(out, s), join(killedOut, 'stages', stageDir(out, s).split('/').at(-1)!), { recursive: true });
     const k0 = await cli(killedOut, /\[sft\] checkpoint step 1 saved/);
     expect(k0.killed, k0.log).toBe(true);
+    expect(k0.log).toMatch(/\[train-ar\] cached \([0-9a-f]{16}\), skipped/);
     expect(k0.log).toMatch(/\[train-bd3\] cached \([0-9a-f]{16}\), skipped/);
     const k1 = await cli(killedOut, /\[grpo-world-model\] checkpoint step 1 saved/);
     expect(k1.killed, k1.log).toBe(true);

@@ -22,7 +22,7 @@ import { type GrpoResult, grpoStage } from './stages/grpo.js';
 import { basePolicyStage, policySetup, sftStage } from './stages/policy.js';
 import { type StageOutcome, StageRunner } from './stages/runner.js';
 import { type TokenizerArtefact, tokenizerStage } from './stages/tokenizer.js';
-import { type WorldModelArtefact, trainStage, worldModelArtefact } from './stages/world-model.js';
+import { type WorldModelArtefact, trainWorldModels, worldModelArtefact } from './stages/world-model.js';
 
 export interface GrpoTrainOptions {
   config: ExperimentConfig;
@@ -71,7 +71,9 @@ export async function worldModelStages(ctx: ExperimentContext, tok: TokenizerArt
   const w = ctx.config.worldModel;
   if (w.urls || w.path) return worldModelArtefact(ctx, tok);
   const data = await dataStage(ctx, tok);
-  return worldModelArtefact(ctx, tok, await trainStage(ctx, data, tok, w.train.objective));
+  // bd3 adapted from an ar model trained first (worldModel.bd3Init 'ar', the default), or from scratch.
+  const trained = await trainWorldModels(ctx, data, tok, [w.train.objective]);
+  return worldModelArtefact(ctx, tok, trained[w.train.objective]);
 }
 
 export async function runGrpoTrain(o: GrpoTrainOptions): Promise<GrpoTrainResult> {

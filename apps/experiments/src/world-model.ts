@@ -20,5 +20,7 @@ export async function openWorldModel(env: string, spec: WorldModelSpec, sampling
   const s = { temperature: sampling.temperature, topP: sampling.topP, repetitionPenalty: sampling.repetitionPenalty, maxNewTokens: sampling.maxNewTokens, threshold: sampling.threshold };
   if (spec.kind === 'remote') return new RemoteWorldModel({ urls: spec.urls, protocol: spec.protocol, actionEncoding, sampling: s });
   const local = await LocalWorldModel.load(spec.dir, { actionEncoding, defaults: { ...s, maxPromptTokens: spec.maxPromptTokens }, ...(spec.provider ? { provider: spec.provider } : {}) });
-  return spec.budget ? new BudgetedWorldModel(local, { ...spec.budget, actionEncoding }) : local;
+  // The budget cuts a transition prompt's JSON history as fitWorldModelRow cut its rows; an episode
+  // model windows its own prompts (latest steps kept, as wm train windows long episodes).
+  return spec.budget && local.layout === 'transition' ? new BudgetedWorldModel(local, { ...spec.budget, actionEncoding }) : local;
 }

@@ -41,6 +41,24 @@ export {
   type Trajectory,
 } from './grounding/worldmodel.js';
 export {
+  WORLD_MODEL_LAYOUTS,
+  actionOfTurn,
+  observationOfTurn,
+  episodeView,
+  episodeMessages,
+  worldModelPromptMessages,
+  worldModelRowMessages,
+  parseEpisodeRow,
+  episodeStepRows,
+  worldModelLayoutOf,
+  fitEpisodeWindow,
+  type WorldModelLayout,
+  type WorldModelPromptRequest,
+  type LayoutOptions,
+  type EpisodeStep,
+  type EpisodeView,
+} from './grounding/layout.js';
+export {
   diversifyRow,
   truncateMiddle,
   truncationMarker,

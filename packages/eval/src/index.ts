@@ -47,7 +47,7 @@ export { escapeXml } from './report/html.js';
 export { findChromium, type ChromiumFound } from './report/find-chromium.js';
 export { launchHeadlessChromium, requireChromium, type HeadlessChromium } from './report/headless-chromium.js';
 export { chartsInPage, type ChartInPage } from './report/charts-in-page.js';
-export { LocalWorldModel, worldModelMessages, generateOptionsOf, type LocalWorldModelOptions } from './world-model/local.js';
+export { LocalWorldModel, worldModelMessages, checkpointLayout, generateOptionsOf, type LocalWorldModelOptions } from './world-model/local.js';
 export { localCompleter, remoteCompleter, errorText, type ChatCompleter, type Completion, type CompletionRequest } from './world-model/completer.js';
 export { generateOutputs, SKIPPED_OVERLONG, type GenerateOutputsOptions, type GenerateOutputsResult, type OutputRow } from './world-model/outputs.js';
 export { evaluateWorldModel, outputsPath, SAMPLE_SEED_STRIDE, type EvaluateWorldModelOptions, type WorldModelEvaluation } from './world-model/evaluate.js';

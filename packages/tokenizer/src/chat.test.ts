@@ -50,6 +50,24 @@ describe('chat template', () => {
     expect(last.ids.filter((_, i) => last.lossMask[i] === 1)).toEqual([...tok.encodeIds(CHAT[4]!.content), imEnd]);
   });
 
+  it('padAssistant pads every answer to a block boundary, pads trained as their answer', () => {
+    const plain = encodeChat(tok, CHAT);
+    const imEnd = tok.requireId('<|im_end|>');
+    const PAD = 0;
+    const { ids, lossMask } = encodeChat(tok, CHAT, { padAssistant: { block: 8, id: PAD } });
+    // Each assistant <|im_end|> is followed by pads up to a multiple of 8; the next token starts a block.
+    const ends = ids.flatMap((id, i) => (id === imEnd && lossMask[i] === 1 ? [i] : []));
+    expect(ends).toHaveLength(2);
+    for (const e of ends) {
+      let j = e + 1;
+      while (j % 8 !== 0) expect([ids[j], lossMask[j]]).toEqual([PAD, 1]), j++;
+      expect(ids[j]).not.toBe(PAD);
+    }
+    // Without the pads it is the plain encoding.
+    expect(ids.filter((_, i) => !ends.some((e) => i > e && i < Math.ceil((e + 1) / 8) * 8))).toEqual(plain.ids);
+    expect(() => encodeChat(tok, CHAT, { padAssistant: { block: 0, id: PAD } })).toThrow(/padAssistant/);
+  });
+
   it('names a malformed message', () => {
     expect(() => encodeChat(tok, [{ role: 'user' } as unknown as ChatMessage])).toThrow(/option `messages\[0\]` must be \{role: string, content: string\}/);
   });

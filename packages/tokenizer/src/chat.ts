@@ -19,6 +19,13 @@ export interface ChatTemplateOptions {
   emptyThinkBlock?: boolean;
   /** Which messages the loss covers: every assistant message (default) or only the last message. */
   lossOn?: 'assistant' | 'last';
+  /**
+   * encodeChat only: after each assistant message's <|im_end|>, pad with `id` up to the next
+   * multiple of `block` tokens (counted from the first token). Block-diffusion training and its
+   * prompts both do this, so a block that ends an answer never holds tokens of the next turn. The
+   * pads carry the message's loss flag. Rendered text (renderChat) has no pads.
+   */
+  padAssistant?: { block: number; id: number };
 }
 
 export interface ChatEncoding {
@@ -31,6 +38,8 @@ interface Segment {
   text: string;
   special: boolean;
   loss: boolean;
+  /** The end marker of an assistant message (where padAssistant pads). */
+  endsAnswer?: boolean;
 }
 
 const EMPTY_THINK = '<think>\n\n</think>\n\n';
@@ -47,7 +56,7 @@ function messageSegments(m: ChatMessage, opts: ChatTemplateOptions, inLoss: bool
     { text: SPECIAL_TOKENS.imStart, special: true, loss: false },
     { text: header, special: false, loss: false },
     { text: content, special: false, loss: inLoss },
-    { text: SPECIAL_TOKENS.imEnd, special: true, loss: inLoss },
+    { text: SPECIAL_TOKENS.imEnd, special: true, loss: inLoss, endsAnswer: m.role === 'assistant' },
     { text: '\n', special: false, loss: false },
   ];
 }
@@ -77,6 +86,9 @@ export function renderChat(messages: readonly ChatMessage[], opts: ChatTemplateO
 
 /** Token ids and loss mask of a chat, one message segment at a time. */
 export function encodeChat(tok: Tokenizer, messages: readonly ChatMessage[], opts: ChatTemplateOptions = {}): ChatEncoding {
+  const pad = opts.padAssistant;
+  if (pad && !(Number.isInteger(pad.block) && pad.block >= 1 && Number.isInteger(pad.id) && pad.id >= 0))
+    throw new TokenizerError([{ code: 'bad_option', where: 'chat template', option: 'padAssistant', detail: `must be { block: integer ≥ 1, id: token id }, got ${JSON.stringify(pad)}` }]);
   const ids: number[] = [];
   const lossMask: number[] = [];
   const cache = new Map<string, number[]>(); // headers and newlines repeat in every message
@@ -92,6 +104,11 @@ export function encodeChat(tok: Tokenizer, messages: readonly ChatMessage[], opt
       ids.push(id);
       lossMask.push(seg.loss ? 1 : 0);
     }
+    if (pad && seg.endsAnswer)
+      while (ids.length % pad.block !== 0) {
+        ids.push(pad.id);
+        lossMask.push(seg.loss ? 1 : 0);
+      }
   }
   return { ids, lossMask };
 }

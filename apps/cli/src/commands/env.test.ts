@@ -27,7 +27,7 @@ describe('diffworld env', () => {
 
   it('corpus writes world-model rows in the proxy format', async () => {
     const file = join(dir, 'corpus.jsonl');
-    expect((await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '3', '--out', file)).code).toBe(0);
+    expect((await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '3', '--layout', 'transition', '--out', file)).code).toBe(0);
     const rows = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
@@ -37,6 +37,43 @@ describe('diffworld env', () => {
       expect(row.messages.map((m: { role: string }) => m.role)).toEqual(['system', 'user', 'assistant']);
       expect(row.messages[1].content).toMatch(/^State: \[.*\]\n\nAction: .+$/s);
     }
+  });
+
+  it('corpus writes one episode-layout row per episode by default; a bad --layout is a usage error', async () => {
+    const file = join(dir, 'episodes.jsonl');
+    const c = await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '3', '--out', file);
+    expect(c.code, c.err).toBe(0);
+    expect(c.out).toContain('3 episodes → 3 rows (episode layout)');
+    const rows = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    for (const row of rows) {
+      expect(row.messages.length).toBeGreaterThan(3);
+      expect(row.messages[1].content).toMatch(/^-= Welcome to TextWorld, ALFRED! =-.*\n\nAction: .+$/s);
+      expect(row.messages[1].content).not.toContain('Admissible commands');
+      expect(row.messages[3].content).toMatch(/^Action: /);
+    }
+    expect(await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '1', '--layout', 'rows', '--out', file)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--layout must be one of transition, episode'),
+    });
+    // --per-step: one row per step, each the episode row cut after that step's observation.
+    const steps = join(dir, 'steps.jsonl');
+    const p = await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '3', '--per-step', '--out', steps);
+    expect(p.code, p.err).toBe(0);
+    const stepRows = readFileSync(steps, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const observations = rows.reduce((a, r) => a + (r.messages.length - 1) / 2, 0);
+    expect(stepRows).toHaveLength(observations);
+    expect(p.out).toContain(`3 episodes → ${observations} rows (episode layout, one per step)`);
+    expect(stepRows[0].messages).toEqual(rows[0].messages.slice(0, 3));
+    expect(await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '1', '--layout', 'transition', '--per-step', '--out', steps)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining('--per-step'),
+    });
   });
 
   it('rejects an unknown environment or split with exit 2 and the valid names', async () => {
@@ -61,7 +98,7 @@ describe('diffworld env appworld', () => {
     expect(records.length).toBeGreaterThan(0);
     expect(records.every((r) => r.won === true && r.env === 'appworld')).toBe(true);
     const corpus = join(dir, 'corpus.jsonl');
-    expect((await runCli('env', 'corpus', 'appworld', '--split', 'train', '--episodes', '2', '--out', corpus)).code).toBe(0);
+    expect((await runCli('env', 'corpus', 'appworld', '--split', 'train', '--episodes', '2', '--layout', 'transition', '--out', corpus)).code).toBe(0);
     const rows = readFileSync(corpus, 'utf8')
       .trim()
       .split('\n')
@@ -82,7 +119,7 @@ describe('diffworld env sciworld', () => {
     expect(records).toHaveLength(5);
     expect(records.every((r) => r.won === true && r.score === 100 && r.env === 'sciworld')).toBe(true);
     const corpus = join(dir, 'corpus.jsonl');
-    expect((await runCli('env', 'corpus', 'sciworld', '--split', 'train', '--episodes', '2', '--out', corpus)).code).toBe(0);
+    expect((await runCli('env', 'corpus', 'sciworld', '--split', 'train', '--episodes', '2', '--layout', 'transition', '--out', corpus)).code).toBe(0);
     const rows = readFileSync(corpus, 'utf8')
       .trim()
       .split('\n')

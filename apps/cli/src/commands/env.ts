@@ -1,6 +1,6 @@
 // `diffworld env play|expert|corpus|serve|import <env>` and `env prompts extract`: the environment engines from the command line.
 import { createInterface } from 'node:readline';
-import { AtomicFile, createRowWriter } from '@diffworld/dataset';
+import { AtomicFile, WORLD_MODEL_LAYOUTS, createRowWriter, episodeStepRows, type WorldModelLayout } from '@diffworld/dataset';
 import { checkSplit, loadPromptSet, writePromptSet, EnvSuiteError, type EnvSuite, type PromptSet } from '@diffworld/env-core';
 import { importRowsFile, writeImportedGames } from '@diffworld/alfworld';
 import { ENV_NAMES, envSuite } from '@diffworld/envs';
@@ -103,40 +103,66 @@ Example:
   },
 };
 
+/** --layout: the corpus row layout (episode for our corpora; transition is the paper's). */
+function layoutOpt(args: ParsedArgs, fallback: WorldModelLayout): WorldModelLayout {
+  const v = stringOpt(args, 'layout') ?? fallback;
+  if (!(WORLD_MODEL_LAYOUTS as readonly string[]).includes(v)) throw new UsageError(`--layout must be one of ${WORLD_MODEL_LAYOUTS.join(', ')}, got "${v}"`);
+  return v as WorldModelLayout;
+}
+
 const corpus: Command = {
   path: ['env', 'corpus'],
   summary: 'generate world-model training rows from expert and perturbed episodes',
-  help: `Usage: diffworld env corpus <${names()}> --split S --episodes N --out FILE(.jsonl|.parquet) [--seed S] [--prompts FILE]
+  help: `Usage: diffworld env corpus <${names()}> --split S --episodes N --out FILE(.jsonl|.parquet) [--seed S] [--prompts FILE] [--layout episode|transition] [--per-step]
 
-Rows are {"messages":[system = grounded world-model prompt,
-user = "State: <json history>\\n\\nAction: <action>", assistant = next observation]}.
+--layout episode (the default): one row per episode, {"messages":[system = grounded world-model
+prompt, user = "<first observation>\\n\\nAction: a1", assistant = o1, user = "Action: a2",
+assistant = o2, …]}: every observation is a target (wm train trains them all; a model trained on
+these rows records the layout and builds its prompts the same way). --per-step writes an
+episode's rows one per step instead, each the episode's row cut after that step's observation (its
+prompt is the world model's prompt for that step): held-out sets for eval wm, every transition scored.
+--layout transition (the paper's rows; the default with --prompts): one row per step,
+{"messages":[system, user = "State: <json history>\\n\\nAction: <action>", assistant = next observation]}.
 With --prompts, the system prompt and the agent history's system prompt are the paper's.
 
 ${PROMPTS_HELP}
 
 Example:
   npx diffworld env corpus alfworld --split train --episodes 200 --out wm-corpus.parquet`,
-  options: { split: { type: 'string' }, episodes: { type: 'string' }, out: { type: 'string' }, seed: { type: 'string' }, prompts: { type: 'string' } },
+  options: {
+    split: { type: 'string' },
+    episodes: { type: 'string' },
+    out: { type: 'string' },
+    seed: { type: 'string' },
+    prompts: { type: 'string' },
+    layout: { type: 'string' },
+    'per-step': { type: 'boolean' },
+  },
   async run(args, io) {
     const suite = envSuite(positional(args, 0, 'environment name'));
     // Checked before the output file is created.
     const split = checkSplit(suite, requiredString(args, 'split'));
     const prompts = promptsOpt(args, suite);
+    const layout = layoutOpt(args, prompts ? 'transition' : 'episode');
+    const perStep = args.values['per-step'] === true;
+    if (perStep && layout !== 'episode') throw new UsageError('--per-step cuts episode-layout rows into steps; it needs --layout episode');
     const episodes = positiveIntOpt(args, 'episodes', 100);
     const out = requiredString(args, 'out');
     const writer = await createRowWriter(out);
     let rows = 0;
     try {
-      for await (const row of suite.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0), ...(prompts ? { prompts } : {}) })) {
-        await writer.write(row);
-        rows++;
+      for await (const row of suite.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0), layout, ...(prompts ? { prompts } : {}) })) {
+        for (const r of perStep ? episodeStepRows(row.messages).map((messages) => ({ ...row, messages })) : [row]) {
+          await writer.write(r);
+          rows++;
+        }
       }
       await writer.close();
     } catch (e) {
       await writer.abort();
       throw e;
     }
-    io.out(`${suite.name} ${split}: ${episodes} episodes → ${rows} rows → ${out}`);
+    io.out(`${suite.name} ${split}: ${episodes} episodes → ${rows} rows (${layout} layout${perStep ? ', one per step' : ''}) → ${out}`);
     return EXIT.ok;
   },
 };

@@ -11,7 +11,9 @@ const HELP = `Usage: diffworld grpo train --env <${ENV_NAMES.join('|')}> [--conf
 Trains agents for one environment, as the paper's stage 2, each step a stage of the run directory:
   tokenizer         byte-level BPE on the env's corpus, agent prompts and expert actions
   data, train-bd3   world-model rows from the real engine and the world model (unless the config
-                    names one: worldModel.path, or served ones: worldModel.urls)
+                    names one: worldModel.path, or served ones: worldModel.urls); a bd3 model is
+                    adapted from an ar model trained first (train-ar; worldModel.bd3Init "scratch":
+                    from random weights)
   policy-base, sft  the policy's initial weights, SFT on expert demonstrations
   grpo-world-model  GRPO inside the world model (worldModel.useResponder: the env's local responder)
   grpo-real         GRPO against the real engine, same budget, seed and task stream

@@ -13,8 +13,9 @@ DIR/stages/<stage>-<hash>/ (result.json when done), so a rerun skips what is don
 stage continues:
   tokenizer, data  a BPE tokenizer; corpus rows from the real engine (expert and perturbed
                    episodes), length diversification, every row within worldModel.train.seqLength
-  train-bd3/ar     a block-diffusion and an autoregressive world model: same architecture, data,
-                   seed and step budget
+  train-ar/bd3     an autoregressive and a block-diffusion world model: same architecture, data,
+                   seed and step budget; bd3 adapted from the ar model's weights (SDAR's recipe;
+                   worldModel.bd3Init "scratch" trains it from random weights)
   fidelity-*       held-out transitions: exact/semantic match, ROUGE-L, BLEU-1, MAUVE; Self-BLEU-3
                    and Distinct-1/2 among K samples; ms per transition, forwards per token
   steering-*       fixed status and closing fields as anchors: kept, and ROUGE-L of the rest

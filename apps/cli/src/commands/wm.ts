@@ -77,10 +77,15 @@ const train: Command = {
     '                          [--objective bd3|mdlm|ar] [--config train.json] [--init DIR|HUB_ID] [--resume]',
     '',
     'Trains a world model p(observation | grounded prompt, history, action) on chat rows (.jsonl or',
-    '.parquet, {"messages": [...]}): every message but the last is the clean prompt, the last one is the',
-    'target. Objectives: bd3 = SDAR-style block diffusion (the [x_t ; x_0] layout, block length 4),',
-    'mdlm = plain masked diffusion, ar = next-token baseline of the same architecture. Examples are',
-    'packed into rows of --seq-length tokens; longer rows are dropped and counted, never cut.',
+    '.parquet, {"messages": [...]}): every assistant message is a target (a transition row has one, an',
+    'episode row from `env corpus --layout episode` one per observation), the rest is the clean prompt.',
+    'Objectives: bd3 = SDAR-style block diffusion (the [x_t ; x_0] layout, block length 4; each target',
+    'span noised with its own mask ratio and padded with EOS to a block boundary), mdlm = plain masked',
+    'diffusion, ar = next-token baseline of the same architecture. Examples are packed into rows of',
+    '--seq-length tokens; an episode row over it is trained on the window of its latest steps that fits',
+    '(system prompt and first turn kept, as the world model windows its prompts); other longer rows are',
+    "dropped and counted, never cut. The rows' layout is recorded in generation_config.json",
+    '(world_model_layout), and eval/pipeline world models build their prompts in it.',
     '',
     'The run directory holds train_config.json, metrics.jsonl (loss, grad norm, lr, eval loss, tok/s),',
     'checkpoint-NNNNNN/ every --save-every steps (the last --keep-last kept; Hugging Face layout plus',
@@ -186,7 +191,7 @@ const train: Command = {
         log: (line) => io.err(line),
       });
       io.out(
-        `${s.modelDir}: ${config.objective} world model after ${s.steps} steps — loss ${s.finalLoss.toFixed(4)}${s.evalLoss !== undefined ? `, eval loss ${s.evalLoss.toFixed(4)}` : ''}; ${s.examples.train} train / ${s.examples.eval} eval examples (${s.examples.dropped.too_long} too long, ${s.examples.dropped.no_target} without a target dropped${s.examples.skippedRows.length ? `, ${s.examples.skippedRows.length} malformed row(s) skipped` : ''}); ${Math.round(s.tokensPerSecond)} tok/s on ${s.provider}`,
+        `${s.modelDir}: ${config.objective} world model after ${s.steps} steps — loss ${s.finalLoss.toFixed(4)}${s.evalLoss !== undefined ? `, eval loss ${s.evalLoss.toFixed(4)}` : ''}; ${s.examples.train} train / ${s.examples.eval} eval examples (${s.examples.dropped.too_long} too long, ${s.examples.dropped.no_target} without a target dropped${s.examples.skippedRows.length ? `, ${s.examples.skippedRows.length} malformed row(s) skipped` : ''})${s.examples.windowed ? `, ${s.examples.windowed} long episode(s) windowed` : ''}${s.layout ? `, ${s.layout} layout` : ''}; ${Math.round(s.tokensPerSecond)} tok/s on ${s.provider}`,
       );
       return EXIT.ok;
     } catch (e) {

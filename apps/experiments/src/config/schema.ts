@@ -4,6 +4,7 @@
 // unknown keys refused with their path. One file serves both commands: `grpo train` reads the
 // pipeline's sections, `repro` all of them (its RQ2 runs the same pipeline once per seed).
 import { z } from '@diffworld/config';
+import { WORLD_MODEL_LAYOUTS } from '@diffworld/dataset';
 import { ENV_NAMES, ENV_SUITES } from '@diffworld/envs';
 import { PROVIDERS, trainConfigSchema } from '@diffworld/mdlm-core';
 
@@ -28,6 +29,14 @@ const corpus = z.strictObject({
   /** The paper's length diversification (middle truncation + sub-trajectories) on training rows. */
   diversify: z.boolean().default(false),
   subTrajectoryProb: unit().default(0.15),
+  /**
+   * World-model row layout (@diffworld/dataset): 'transition', the paper's rows (one per step), or
+   * 'episode', one training row per episode with every observation a target. With 'episode' the
+   * held-out episodes are expanded into one row per step (each ending on its observation, its
+   * prompt the model's inference prompt), diversify does not apply, and rows are not fitted here:
+   * the trainer and the world model window long episodes to their latest steps.
+   */
+  layout: z.enum(WORLD_MODEL_LAYOUTS).default('transition'),
 });
 
 /** Sampling as the paper's WM proxy sends it: greedy, repetition penalty 1.3, 256 new tokens, 1 diffusion step. */
@@ -53,6 +62,13 @@ const worldModel = z.strictObject({
    * rollout time to the same budget. repro trains one model per objective and ignores `objective`.
    */
   train: trainConfigSchema.prefault({}),
+  /**
+   * How a bd3 world model starts: 'ar' (default, SDAR's recipe) trains an ar model first on the same
+   * rows with the same settings (its own stage, train-ar) and adapts bd3 from its weights
+   * (`wm train --init`); the extra compute is that ar run (the same steps; an ar step passes T tokens
+   * a row, bd3's [x_t ; x_0] 2T), and repro's ar model is the same stage, so there it costs nothing. 'scratch' trains bd3 from random weights, as the H200 repro did.
+   */
+  bd3Init: z.enum(['ar', 'scratch']).default('ar'),
   precision: z.enum(['float32', 'bfloat16', 'float16']).default('float32'),
   sampling: sampling.prefault({}),
   /** Prompts longer than this get an empty answer from the local world model (the reference's SKIPPED_OVERLONG). */

@@ -93,13 +93,33 @@ describe('report of results written before prefix forcing', () => {
 });
 
 describe('runRepro on the micro config', () => {
+  it('runs on episode-layout rows: one training row per episode, one held-out row per step, bd3 adapted from ar, both recording the layout', async () => {
+    const c = micro();
+    c.corpus = { ...c.corpus, layout: 'episode', diversify: false };
+    c.seeds = [0];
+    const out = mkdtempSync(join(tmpdir(), 'repro-episode-'));
+    const { results: r } = await runRepro({ config: c, out });
+    expect(r.data.trainRows).toBe(c.corpus.trainEpisodes);
+    expect(r.data.heldoutRows).toBeGreaterThan(c.corpus.heldoutEpisodes);
+    expect(r.stages.map((s) => s.stage).slice(0, 4)).toEqual(['tokenizer', 'data', 'train-ar', 'train-bd3']);
+    for (const obj of ['ar', 'bd3'] as const) {
+      const stage = r.stages.find((s) => s.stage === `train-${obj}`)!;
+      const gc = JSON.parse(readFileSync(join(out, 'stages', `train-${obj}-${stage.hash}`, 'run', 'model', 'generation_config.json'), 'utf8')) as Record<string, unknown>;
+      expect(gc['world_model_layout']).toBe('episode');
+      expect(r.fidelity[obj].rows).toBeGreaterThan(0);
+      expect(r.replay[obj].transitions).toBeGreaterThan(0);
+    }
+    const bd3 = r.stages.find((s) => s.stage === 'train-bd3')!;
+    expect(JSON.parse(readFileSync(join(out, 'stages', `train-bd3-${bd3.hash}`, 'run', 'train_config.json'), 'utf8')).init).toMatch(/train-ar-[0-9a-f]{16}\/run\/model$/);
+  }, 600_000);
+
   it('runs every stage, reports the paper tables, skips everything on a rerun and reruns only what a change touches', async () => {
     const out = mkdtempSync(join(tmpdir(), 'repro-micro-'));
     const lines: string[] = [];
     const first = await runRepro({ config: micro(), out, log: (l) => lines.push(l) });
     const r = first.results;
     const names = r.stages.map((s) => s.stage);
-    expect(names.slice(0, 10)).toEqual(['tokenizer', 'data', 'train-bd3', 'train-ar', 'fidelity-bd3', 'steering-bd3', 'replay-bd3', 'fidelity-ar', 'steering-ar', 'replay-ar']);
+    expect(names.slice(0, 10)).toEqual(['tokenizer', 'data', 'train-ar', 'train-bd3', 'fidelity-bd3', 'steering-bd3', 'replay-bd3', 'fidelity-ar', 'steering-ar', 'replay-ar']);
     // RQ2: per seed one SFT and one real-engine GRPO run, and one GRPO run per world model.
     for (const stage of ['policy-base', 'sft', 'eval-sft', 'grpo-real', 'eval-grpo-real'])
       expect(

@@ -17,7 +17,7 @@ import { ExperimentContext } from '../stages/context.js';
 import { type DataResult, dataStage } from '../stages/data.js';
 import { StageRunner, artefact } from '../stages/runner.js';
 import { tokenizerStage } from '../stages/tokenizer.js';
-import { type TrainResult, localWorldModelSpec, trainStage, trainedModelDir } from '../stages/world-model.js';
+import { type TrainResult, localWorldModelSpec, trainWorldModels, trainedModelDir } from '../stages/world-model.js';
 import { openWorldModel } from '../world-model.js';
 import { type ReplayResult, replayConsistency } from './replay.js';
 import { renderReproHtml, renderReproMarkdown } from './report.js';
@@ -118,8 +118,8 @@ export async function runRepro(o: ReproOptions): Promise<ReproRun> {
     const heldoutSplit = data.outcome.result.heldoutSplit;
 
     // 2. Two world models: same architecture, data, seed and steps; only the objective differs.
-    const trained = {} as Record<ReproObjective, Awaited<ReturnType<typeof trainStage>>>;
-    for (const objective of REPRO_OBJECTIVES) trained[objective] = await trainStage(ctx, data, tok, objective);
+    //    bd3 adapted from the ar model (worldModel.bd3Init 'ar', the default: ar trains first), or from scratch.
+    const trained = await trainWorldModels(ctx, data, tok, REPRO_OBJECTIVES);
 
     // 3. Per model: fidelity and diversity, anchor steering, replay consistency.
     const fidelity = {} as Record<ReproObjective, FidelityResult>;

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ChatRow, writeFileAtomic } from '@diffworld/dataset';
+import { type ChatRow, type WorldModelLayout, writeFileAtomic } from '@diffworld/dataset';
 import type { EnvSuite } from '@diffworld/env-core';
 import { Tokenizer, chatTrainingTexts, trainTokenizer } from '@diffworld/tokenizer';
 import type { ExperimentContext } from './context.js';
@@ -16,9 +16,9 @@ export interface TokenizerArtefact {
   ref: unknown;
 }
 
-export async function collectRows(suite: EnvSuite, split: string, episodes: number, seed: number): Promise<ChatRow[]> {
+export async function collectRows(suite: EnvSuite, split: string, episodes: number, seed: number, layout: WorldModelLayout = 'transition'): Promise<ChatRow[]> {
   const rows: ChatRow[] = [];
-  for await (const r of suite.corpusRows({ split, episodes, seed })) rows.push(r);
+  for await (const r of suite.corpusRows({ split, episodes, seed, layout })) rows.push(r);
   return rows;
 }
 

@@ -45,11 +45,15 @@ export function parameterCount(cfg: Record<string, number | boolean | string>): 
   return V * d * (cfg['tie_word_embeddings'] === false ? 2 : 1) + L * layer + d;
 }
 
-/** Trains a world model with `objective` on the data stage's rows (held-out rows for its eval loss). */
-export async function trainStage(ctx: ExperimentContext, data: DataArtefact, tok: TokenizerArtefact, objective: Objective): Promise<StageOutcome<TrainResult>> {
+/**
+ * Trains a world model with `objective` on the data stage's rows (held-out rows for its eval loss),
+ * from random weights or, with `init`, from the model another training stage wrote (bd3 from ar).
+ */
+export async function trainStage(ctx: ExperimentContext, data: DataArtefact, tok: TokenizerArtefact, objective: Objective, init?: StageOutcome<TrainResult>): Promise<StageOutcome<TrainResult>> {
   const c = ctx.config;
   const config = { ...c.worldModel.train, objective };
-  const s = await ctx.runner.run(`train-${objective}`, { data: artefact(data.outcome), config, precision: c.worldModel.precision, provider: c.provider ?? null }, async (dir) => {
+  const key = { data: artefact(data.outcome), config, precision: c.worldModel.precision, provider: c.provider ?? null, ...(init ? { init: artefact(init) } : {}) };
+  const s = await ctx.runner.run(`train-${objective}`, key, async (dir) => {
     const r = await trainWorldModel({
       config,
       data: [data.train],
@@ -57,6 +61,7 @@ export async function trainStage(ctx: ExperimentContext, data: DataArtefact, tok
       tokenizer: tok.tok,
       tokenizerJson: tok.json,
       out: join(dir, 'run'),
+      ...(init ? { init: trainedModelDir(init) } : {}),
       resume: 'auto',
       precision: c.worldModel.precision,
       ...ctx.providerOption,
@@ -81,6 +86,24 @@ export async function trainStage(ctx: ExperimentContext, data: DataArtefact, tok
 }
 
 export const trainedModelDir = (s: StageOutcome<TrainResult>) => join(s.dir, 'run', 'model');
+
+/**
+ * The world models of `objectives`, trained in an order that lets bd3 adapt from ar: with
+ * worldModel.bd3Init 'ar' (the default) an ar model is trained first (whether or not ar is asked
+ * for) and bd3 starts from its weights; with 'scratch' each objective trains from random weights.
+ */
+export async function trainWorldModels<O extends Objective>(
+  ctx: ExperimentContext,
+  data: DataArtefact,
+  tok: TokenizerArtefact,
+  objectives: readonly O[],
+): Promise<Record<O, StageOutcome<TrainResult>>> {
+  const out = {} as Record<O, StageOutcome<TrainResult>>;
+  const fromAr = ctx.config.worldModel.bd3Init === 'ar' && objectives.includes('bd3' as O);
+  const ar = fromAr || objectives.includes('ar' as O) ? await trainStage(ctx, data, tok, 'ar') : undefined;
+  for (const objective of objectives) out[objective] = objective === 'ar' ? ar! : await trainStage(ctx, data, tok, objective, objective === 'bd3' && fromAr ? ar : undefined);
+  return out;
+}
 
 /**
  * The world model rollouts talk to: served URLs, a given directory, or `trained` (a training stage of

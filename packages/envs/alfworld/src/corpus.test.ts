@@ -1,6 +1,7 @@
-import { parseWorldModelUserTurn, pyJsonDumps, validateRow } from '@diffworld/dataset';
+import { parseEpisodeRow, parseWorldModelUserTurn, pyJsonDumps, validateRow, worldModelPromptMessages } from '@diffworld/dataset';
 import { describe, expect, it } from 'vitest';
 import { corpusEpisodes, corpusRows, episodeRows, expertDemo, playedEpisodeRecord } from './corpus.js';
+import { observationOfUserTurn } from './harness/agent.js';
 import { splitTasks } from './engine/splits.js';
 import { parseEpisodeRecord } from '@diffworld/env-core';
 
@@ -21,6 +22,26 @@ describe('world-model corpus', () => {
       expect(ep!.messages[3 + 2 * k]!.content.startsWith(`Observation:\n${asst!.content}\n\nAdmissible commands:\n`)).toBe(true);
       expect(row.dataset).toBe('alfworld');
     }
+  });
+
+  it("episode layout: one row per episode, every observation a target, its prefixes the simulated env's prompts", () => {
+    const [ep] = [...corpusEpisodes({ split: 'train', episodes: 1, seed: 3, expertShare: 0 })];
+    const [row, ...more] = episodeRows(ep!, undefined, 'episode');
+    expect(more).toEqual([]);
+    expect(validateRow(row!)).toMatchObject({ ok: true });
+    const transition = episodeRows(ep!);
+    const system = transition[0]!.messages[0]!.content;
+    const view = parseEpisodeRow(row!.messages)!;
+    expect(view.system).toBe(system);
+    expect(view.steps).toEqual(ep!.actions.map((action, k) => ({ action, observation: ep!.observations[k] })));
+    expect(view.context).toBe(observationOfUserTurn(ep!.messages[1]!.content)); // the admissible list left out
+    expect(view.context).not.toContain('Admissible commands');
+    for (let k = 0; k < ep!.actions.length; k++) {
+      const prompt = worldModelPromptMessages({ system, history: ep!.messages.slice(0, 2 + 2 * k), action: ep!.actions[k]! }, { layout: 'episode' });
+      expect(row!.messages.slice(0, prompt.length)).toEqual(prompt);
+      expect(row!.messages[prompt.length]).toEqual({ role: 'assistant', content: ep!.observations[k] });
+    }
+    expect([...corpusRows({ split: 'train', episodes: 3, seed: 3, layout: 'episode' })]).toHaveLength(3);
   });
 
   it('covers failure states: perturbed episodes contain "Nothing happens." and detours, yet mostly still win', () => {

@@ -1,11 +1,13 @@
 // World-model corpus: searching-expert episodes (src/expert/) plus perturbed ones (random detours, invalid commands,
-// failed attempts at plausible actions), so the corpus covers failure states. Each action that got
-// an observation becomes one row {system: grounded WM prompt, user: "State: <json.dumps(history)>
-// \n\nAction: <action>", assistant: the engine's raw feedback}. The history is the agent conversation
-// (user turns carry the admissible list) and the action is the parsed command, as the reference
-// simulator sends them; the target is the bare textworld text the responder/WM must produce.
+// failed attempts at plausible actions), so the corpus covers failure states. Layout 'transition'
+// (the paper's): each action that got an observation becomes one row {system: grounded WM prompt,
+// user: "State: <json.dumps(history)>\n\nAction: <action>", assistant: the engine's raw feedback}.
+// Layout 'episode': one row per episode, every observation a target (@diffworld/dataset layout.ts).
+// The history is the agent conversation (user turns carry the admissible list) and the action is
+// the parsed command, as the simulated env sends them; the target is the bare textworld text the
+// responder/WM must produce. Rows are built by the same function as the world model's prompts.
 import { Rng, episodeRecord, type ChatMessage, type EpisodeRecord, type PromptSet, type TaskRef } from '@diffworld/env-core';
-import { worldModelUserTurn, type ChatRow } from '@diffworld/dataset';
+import { worldModelRowMessages, type ChatRow, type WorldModelLayout } from '@diffworld/dataset';
 import { nextCommand } from './expert/policy.js';
 import { emptyView, observeUserTurn } from './expert/view.js';
 import { AlfworldGame } from './engine/game.js';
@@ -29,6 +31,8 @@ export interface CorpusOptions extends PerturbOptions {
   split: string;
   episodes: number;
   seed?: number;
+  /** Row layout: 'transition' (default, the paper's) or 'episode'. */
+  layout?: WorldModelLayout;
 }
 
 export interface PlayedEpisode {
@@ -115,22 +119,22 @@ export function* corpusEpisodes(opts: CorpusOptions): Generator<PlayedEpisode> {
   }
 }
 
-/** World-model rows of one episode (dataset "alfworld"). */
-export function episodeRows(ep: PlayedEpisode, prompts?: PromptSet): ChatRow[] {
+/** The world-model request of step k of an episode, as the simulated env sends it. */
+function stepRequest(ep: PlayedEpisode, system: string, k: number) {
+  return { system, history: ep.messages.slice(0, 2 + 2 * k), action: ep.actions[k]! };
+}
+
+/** World-model rows of one episode (dataset "alfworld"): one per step ('transition') or one for the episode ('episode'). */
+export function episodeRows(ep: PlayedEpisode, prompts?: PromptSet, layout: WorldModelLayout = 'transition'): ChatRow[] {
   const grounding = worldModelSystemPrompt(bakeScene(cachedGame(ep.task)), prompts);
-  return ep.actions.map((action, k) => ({
-    dataset: 'alfworld',
-    messages: [
-      { role: 'system', content: grounding },
-      { role: 'user', content: worldModelUserTurn(ep.messages.slice(0, 2 + 2 * k), action) },
-      { role: 'assistant', content: ep.observations[k]! },
-    ],
-  }));
+  const row = (k: number): ChatRow => ({ dataset: 'alfworld', messages: worldModelRowMessages(stepRequest(ep, grounding, k), ep.observations[k]!, { layout }) });
+  if (layout === 'episode') return ep.actions.length ? [row(ep.actions.length - 1)] : [];
+  return ep.actions.map((_, k) => row(k));
 }
 
 /** All rows of a corpus run, episode by episode. */
 export function* corpusRows(opts: CorpusOptions): Generator<ChatRow> {
-  for (const ep of corpusEpisodes(opts)) yield* episodeRows(ep, opts.prompts);
+  for (const ep of corpusEpisodes(opts)) yield* episodeRows(ep, opts.prompts, opts.layout);
 }
 
 /** The env-core episode record of a played episode (for `env expert` demos and logs). */

@@ -1,8 +1,14 @@
 // World-model corpus rows from real-engine episodes: the expert's episode and perturbed copies
-// (wrong arguments, calls before login, unknown tools, paging past the end), each step one row
-// {system: action-local grounding prompt, user: "State: <json.dumps(history)>\n\nAction: <action>",
-//  assistant: the engine's observation}.
+// (wrong arguments, calls before login, unknown tools, paging past the end). Layout 'transition'
+// (the paper's): each step one row {system: action-local grounding prompt, user: "State:
+// <json.dumps(history)>\n\nAction: <action>", assistant: the engine's observation}. Layout
+// 'episode': one row per episode built by the dataset's worldModelRowMessages from the last step's
+// request, exactly as the simulated env asks the world model: so its system prompt is the LAST
+// action's grounding (AppWorld grounds each action on its own records; earlier observations are
+// trained under it), earlier actions are the agent's tool-call texts as the history holds them, and
+// the last one is the scheduler's JSON call (wmActionText), as at inference.
 import { Rng, hashSeed, roundRobin, type ChatMessage, type CorpusRequest, type PromptSet } from '@diffworld/env-core';
+import { worldModelRowMessages, type WorldModelLayout } from '@diffworld/dataset';
 import { parseToolCall } from './harness/parser.js';
 import { agentSystemPromptWith } from './paper/prompts.js';
 import { pyJsonDumps } from './harness/py-json.js';
@@ -16,7 +22,8 @@ import { runExpert } from './world/tasks/run-expert.js';
 import type { AppworldTask } from './world/tasks/types.js';
 
 export interface CorpusRow {
-  messages: [ChatMessage, ChatMessage, ChatMessage];
+  /** [system, user, assistant] in the transition layout; the whole episode in the episode layout. */
+  messages: ChatMessage[];
 }
 
 const PERTURBATIONS: ((rng: Rng, task: AppworldTask) => string)[] = [
@@ -40,8 +47,8 @@ export function episodeActions(task: AppworldTask, variant: number): string[] {
   return [...out, expert[expert.length - 1]!];
 }
 
-/** Plays the actions in the real engine and emits one row per step. */
-export function episodeRows(task: AppworldTask, actions: readonly string[], prompts?: PromptSet): CorpusRow[] {
+/** Plays the actions in the real engine and emits one row per step (or one for the episode). */
+export function episodeRows(task: AppworldTask, actions: readonly string[], prompts?: PromptSet, layout: WorldModelLayout = 'transition'): CorpusRow[] {
   const { session, runner } = startEpisode(task);
   const records = taskRecords(task);
   const history: ChatMessage[] = [
@@ -49,23 +56,28 @@ export function episodeRows(task: AppworldTask, actions: readonly string[], prom
     { role: 'user', content: taskPrompt(task) },
   ];
   const rows: CorpusRow[] = [];
+  let last: { system: string; history: ChatMessage[]; action: string; observation: string } | undefined;
   try {
     actions.forEach((action, step) => {
       const call = parseToolCall(action);
       if (!call) return;
       const observation = wrapToolResponse(runPaperCall(runner, call).text);
-      rows.push({
-        messages: [
-          { role: 'system', content: actionWmPrompt(task, call, records) },
-          { role: 'user', content: `State: ${pyJsonDumps(history)}\n\nAction: ${wmActionText(call, step + 1)}` },
-          { role: 'assistant', content: observation },
-        ],
-      });
+      const system = actionWmPrompt(task, call, records);
+      last = { system, history: history.slice(), action: wmActionText(call, step + 1), observation };
+      if (layout === 'transition')
+        rows.push({
+          messages: [
+            { role: 'system', content: system },
+            { role: 'user', content: `State: ${pyJsonDumps(history)}\n\nAction: ${last.action}` },
+            { role: 'assistant', content: observation },
+          ],
+        });
       history.push({ role: 'assistant', content: action }, { role: 'user', content: observation });
     });
   } finally {
     session.close();
   }
+  if (layout === 'episode' && last) rows.push({ messages: worldModelRowMessages(last, last.observation, { layout }) });
   return rows;
 }
 
@@ -74,10 +86,10 @@ export function episodeRows(task: AppworldTask, actions: readonly string[], prom
  * the first pass plays the expert, later passes perturbed copies (pass + seed × tasks picks the copy).
  */
 export function corpusRows(req: CorpusRequest): Generator<CorpusRow> {
-  return taskCorpusRows(tasksOf(req.split), req.episodes, req.seed, req.prompts);
+  return taskCorpusRows(tasksOf(req.split), req.episodes, req.seed, req.prompts, req.layout);
 }
 
 /** corpusRows over a given task list (the split's, or a chosen few). */
-export function* taskCorpusRows(tasks: readonly AppworldTask[], episodes: number, seed: number, prompts?: PromptSet): Generator<CorpusRow> {
-  for (const [task, pass] of roundRobin(tasks, episodes)) yield* episodeRows(task, episodeActions(task, pass === 0 ? 0 : pass + seed * tasks.length), prompts);
+export function* taskCorpusRows(tasks: readonly AppworldTask[], episodes: number, seed: number, prompts?: PromptSet, layout: WorldModelLayout = 'transition'): Generator<CorpusRow> {
+  for (const [task, pass] of roundRobin(tasks, episodes)) yield* episodeRows(task, episodeActions(task, pass === 0 ? 0 : pass + seed * tasks.length), prompts, layout);
 }

@@ -1,7 +1,7 @@
 // EnvSuite: the one description of an environment. Each env package exports one; the CLI, eval
 // and the servers look envs up by name in one table of suites and ask the suite for everything
 // (tasks, engines, expert, random actions, corpus rows, the agent's prompts, reward, server).
-import type { ActionEncoding, ChatRow } from '@diffworld/dataset';
+import type { ActionEncoding, ChatRow, WorldModelLayout } from '@diffworld/dataset';
 import { episodeRecord, type EpisodeRecord } from './episode.js';
 import type { RunningServer } from './http.js';
 import { readPromptSet, type PromptExtraction, type PromptSet, type PromptSlots } from './prompts.js';
@@ -27,6 +27,11 @@ export interface CorpusRequest {
   seed: number;
   /** The paper's prompts (a loaded prompt file) instead of ours, for the agent history and the WM system prompt. */
   prompts?: PromptSet;
+  /**
+   * Row layout (@diffworld/dataset's worldModelPromptMessages): 'transition' (default here, the
+   * paper's: one row per step, one target) or 'episode' (one row per episode, every observation a target).
+   */
+  layout?: WorldModelLayout;
 }
 
 /** The paper harness's framing of an episode, so a policy sees exactly what the paper's agents see. */

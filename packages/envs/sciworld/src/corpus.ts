@@ -1,9 +1,11 @@
 // World-model corpus rows from real-engine episodes: the expert's episode plus perturbed ones
-// (random valid or invalid actions spliced into the expert's plan). One row per step:
-// {messages: [system = grounded WM prompt, user = "State: <json.dumps(history)>\n\nAction: <json.dumps([{role, content}])>",
-//  assistant = the engine's next observation]}; json.dumps is Python-exact (@diffworld/dataset).
+// (random valid or invalid actions spliced into the expert's plan). Layout 'transition' (the
+// paper's), one row per step: {messages: [system = grounded WM prompt, user = "State: <json.dumps(history)>
+// \n\nAction: <json.dumps([{role, content}])>", assistant = the engine's next observation]}; json.dumps
+// is Python-exact (@diffworld/dataset). Layout 'episode': one row per episode, every observation a
+// target, built by the dataset's worldModelRowMessages (the world model's prompts use the same).
 import { Rng, roundRobin, type ChatMessage, type CorpusRequest, type PromptSet, type TaskRef } from '@diffworld/env-core';
-import { pyJsonDumps, type ChatRow, type PyJsonValue } from '@diffworld/dataset';
+import { pyJsonDumps, worldModelRowMessages, type ChatRow, type PyJsonValue, type WorldModelLayout } from '@diffworld/dataset';
 import { sciworldTasks } from './world/tasks/split-tasks.js';
 import { loadTask } from './world/tasks/setup.js';
 import { expertActions } from './engine/expert/expert.js';
@@ -11,7 +13,8 @@ import { taskUserMessage } from './harness/prompt.js';
 import { agentSystemPrompt, worldModelSystemPrompt } from './harness/prompt-set.js';
 
 export interface CorpusRow {
-  messages: [ChatMessage, ChatMessage, ChatMessage];
+  /** [system, user, assistant] in the transition layout; the whole episode in the episode layout. */
+  messages: ChatMessage[];
   /** Where the row came from (kept out of `messages`). */
   task_id: string;
   episode: 'expert' | 'perturbed';
@@ -35,8 +38,8 @@ function perturb(actions: string[], rng: Rng, validAt: (i: number) => string[]):
   };
 }
 
-/** Plays one episode (expert, or perturbed with `rng`) and returns its rows. */
-export function episodeRows(task: TaskRef, system: string, rng?: Rng, prompts?: PromptSet): CorpusRow[] {
+/** Plays one episode (expert, or perturbed with `rng`) and returns its rows (one per step, or one for the episode). */
+export function episodeRows(task: TaskRef, system: string, rng?: Rng, prompts?: PromptSet, layout: WorldModelLayout = 'transition'): CorpusRow[] {
   const plan = expertActions(task.taskType, task.seed).actions;
   const { game, build } = loadTask(task.taskType, task.seed, 'easy');
   const history: ChatMessage[] = [
@@ -45,17 +48,20 @@ export function episodeRows(task: TaskRef, system: string, rng?: Rng, prompts?: 
   ];
   const rows: CorpusRow[] = [];
   const extra = rng ? perturb(plan, rng, () => game.validActions()) : () => undefined;
+  let last: { history: ChatMessage[]; action: string; observation: string } | undefined;
   const play = (action: string) => {
     const r = game.step(action);
-    rows.push({
-      messages: [
-        { role: 'system', content: system },
-        { role: 'user', content: worldModelUserTurn(history, action) },
-        { role: 'assistant', content: r.observation },
-      ],
-      task_id: task.id,
-      episode: rng ? 'perturbed' : 'expert',
-    });
+    last = { history: history.slice(), action, observation: r.observation };
+    if (layout === 'transition')
+      rows.push({
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: worldModelUserTurn(history, action) },
+          { role: 'assistant', content: r.observation },
+        ],
+        task_id: task.id,
+        episode: rng ? 'perturbed' : 'expert',
+      });
     history.push({ role: 'assistant', content: action }, { role: 'user', content: r.observation });
   };
   for (let i = 0; i < plan.length && !game.done; i++) {
@@ -63,6 +69,9 @@ export function episodeRows(task: TaskRef, system: string, rng?: Rng, prompts?: 
     if (noise !== undefined) play(noise);
     if (!game.done) play(plan[i]!);
   }
+  // The episode row is the last step's request (the whole history before it) and its observation.
+  if (layout === 'episode' && last)
+    rows.push({ messages: worldModelRowMessages({ system, history: last.history, action: last.action }, last.observation, { layout }), task_id: task.id, episode: rng ? 'perturbed' : 'expert' });
   return rows;
 }
 
@@ -71,13 +80,13 @@ export function episodeRows(task: TaskRef, system: string, rng?: Rng, prompts?: 
  * the first pass plays the expert, later passes perturbed copies (seeded by `seed`, task and pass).
  */
 export function corpusRows(req: CorpusRequest): Generator<ChatRow> {
-  return taskCorpusRows(sciworldTasks(req.split), req.episodes, req.seed, req.prompts);
+  return taskCorpusRows(sciworldTasks(req.split), req.episodes, req.seed, req.prompts, req.layout);
 }
 
 /** corpusRows over a given task list (the split's, or a chosen few). */
-export function* taskCorpusRows(tasks: readonly TaskRef[], episodes: number, seed: number, prompts?: PromptSet): Generator<ChatRow> {
+export function* taskCorpusRows(tasks: readonly TaskRef[], episodes: number, seed: number, prompts?: PromptSet, layout: WorldModelLayout = 'transition'): Generator<ChatRow> {
   for (const [task, pass] of roundRobin(tasks, episodes)) {
-    const rows = episodeRows(task, worldModelSystemPrompt(task, prompts), pass === 0 ? undefined : new Rng(seed).fork(`${task.id}:${pass}`), prompts);
+    const rows = episodeRows(task, worldModelSystemPrompt(task, prompts), pass === 0 ? undefined : new Rng(seed).fork(`${task.id}:${pass}`), prompts, layout);
     for (const row of rows) yield { messages: row.messages, dataset: 'sciworld', meta: { task_id: row.task_id, episode: row.episode } };
   }
 }

@@ -8,7 +8,7 @@
 // (ties in turn); a network error, timeout or 5xx marks an endpoint down for `cooldownMs`, after
 // which a GET /health probe brings it back; a 429 waits for its Retry-After and is not held
 // against the endpoint. Failed attempts are retried with exponential backoff on the next endpoint.
-import type { ActionEncoding } from '@diffworld/dataset';
+import type { ActionEncoding, WorldModelLayout } from '@diffworld/dataset';
 import type { SampleOptions, WorldModel, WorldModelRequest, WorldModelResponse } from '@diffworld/env-core';
 import { Limiter } from '../agent/remote.js';
 import { worldModelMessages } from './local.js';
@@ -22,6 +22,8 @@ export interface RemoteWorldModelOptions {
   protocol?: RemoteProtocol;
   /** How the action is written after "Action: " (default 'raw', ALFWorld's; SciWorld's is 'assistant-json'). */
   actionEncoding?: ActionEncoding;
+  /** 'openai' only: the prompt layout the served model was trained on (default 'transition'; the proxy route is always the paper's). */
+  layout?: WorldModelLayout;
   /** Chat model id; default: each endpoint's first GET /v1/models entry (as the paper's proxy resolves it). */
   model?: string;
   /** Sent as `Authorization: Bearer <token>`. */
@@ -204,7 +206,7 @@ export class RemoteWorldModel implements WorldModel {
 
   private async chatBody(e: Endpoint, req: WorldModelRequest, opts: SampleOptions): Promise<Record<string, unknown>> {
     const model = this.opts.model ?? (e.model ??= await this.resolveModel(e));
-    return { model, messages: worldModelMessages(req, this.opts.actionEncoding), ...this.opts.extraBody, ...samplingFields({ ...PROXY_SAMPLING, ...this.opts.sampling, ...opts }) };
+    return { model, messages: worldModelMessages(req, this.opts.actionEncoding, this.opts.layout), ...this.opts.extraBody, ...samplingFields({ ...PROXY_SAMPLING, ...this.opts.sampling, ...opts }) };
   }
 
   /** The paper's proxy body: the history as a list of {role, content}; the action as a string, or as the list the proxy json.dumps. */

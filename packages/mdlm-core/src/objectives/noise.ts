@@ -1,5 +1,6 @@
 // The masked-diffusion forward process, drawn on the host from a seeded generator (so runs replay
-// exactly and do not depend on the provider): a mask ratio p per sequence, each eligible token
+// exactly and do not depend on the provider): a mask ratio p per segment (a sequence; the trainer
+// passes each target span of its packed rows, so every observation of an episode row draws its own), each eligible token
 // replaced by [MASK] with probability p, and the NELBO weight 1/p on the masked positions.
 // Linear schedule α_t = 1 − t with the ε floor of LLaDA/SDAR: p = (1 − ε)·t + ε, weight 1/p.
 // Reference facts: shared/reference/mdlm-algorithms.md §1.1, §1.2, §1.6.
@@ -46,7 +47,10 @@ export function sampleMaskRatios(n: number, rng: Rng, opts: { eps?: number; max?
   return out;
 }
 
-/** A run of tokens that forms one sample: one mask ratio is drawn per segment (SDAR's rule for packed rows). */
+/**
+ * A run of tokens that draws one mask ratio: a packed sample (SDAR's rule for packed rows) or, as
+ * the trainer uses it, one target span of a sample (a transition row has one span, so both agree).
+ */
 export interface Segment {
   start: number;
   length: number;

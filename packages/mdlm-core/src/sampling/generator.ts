@@ -12,7 +12,8 @@
 // Every objective decodes greedily (temperature 0) unless a temperature is given.
 import { join } from 'node:path';
 import type { ChatMessage } from '@diffworld/dataset';
-import { encodeChat, Tokenizer } from '@diffworld/tokenizer';
+import { Tokenizer } from '@diffworld/tokenizer';
+import { promptIds } from '../train/data.js';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { parseHfConfig, type ModelConfig } from '../nn/config.js';
 import type { ProviderName } from '../runtime/index.js';
@@ -247,9 +248,12 @@ export class ChatGenerator {
     );
   }
 
-  /** The prompt ids of a conversation: the chat template with the assistant header appended. */
+  /**
+   * The prompt ids of a conversation: the chat template with the assistant header appended; for
+   * bd3, earlier answers padded with EOS to block boundaries as wm train lays out its rows.
+   */
   promptIds(messages: readonly ChatMessage[]): number[] {
-    return encodeChat(this.tokenizer, messages, { addGenerationPrompt: true }).ids;
+    return promptIds(this.tokenizer, messages, { objective: this.objective, ...(this.blockLength !== undefined ? { blockLength: this.blockLength } : {}) });
   }
 
   /** One completion per request, in request order. Requests are batched by prompt length. */

@@ -1,7 +1,11 @@
 // Chat rows → training examples → packed rows → batches, for the three world-model objectives.
-// The prompt (every message but the last, plus the assistant header) stays clean; the last message
-// is the target. Diffusion examples are padded with EOS to a multiple of the block length and the
-// pads are targets too (SDAR, dllm: that is how the model learns to stop inside a block). Rows longer
+// The prompt stays clean; every assistant message is a target (a transition row has one, an
+// episode-layout row one per observation; `targets: 'last'` keeps only the last). Each run of target
+// tokens is a span: the diffusion objectives noise every span with its own mask ratio. bd3 pads each
+// span with EOS to a block boundary (SDAR pads the final answer so; doing it for every answer keeps a
+// noisy block from holding clean tokens of the next turn, which block-diffusion inference never has;
+// ChatGenerator's bd3 prompts carry the same pads), and every diffusion example ends on a block
+// boundary; the pads are targets (that is how the model learns to stop inside a block). Rows longer
 // than the maximum are dropped and counted, never cut (the reference's `truncate_mode: drop`).
 // Facts: shared/reference/mdlm-algorithms.md §1.5–1.7, upstream-paper-repo.md §1.2, §3.4.
 import { Rng } from '@diffworld/dataset';
@@ -10,10 +14,18 @@ import { type ChatMessage, type Tokenizer, encodeChat } from '@diffworld/tokeniz
 export const OBJECTIVES = ['ar', 'mdlm', 'bd3'] as const;
 export type Objective = (typeof OBJECTIVES)[number];
 
+/** A run of consecutive tokens: a packed sample, or a target span inside one. */
+export interface Span {
+  start: number;
+  length: number;
+}
+
 export interface TrainExample {
   ids: Int32Array;
-  /** 1 where the token is trained (the last message, its end marker and EOS pads), else 0. */
+  /** 1 where the token is trained (assistant messages, their end markers and EOS pads), else 0. */
   target: Uint8Array;
+  /** The runs of target tokens, in order (one per trained assistant message); derived from `target` when absent. */
+  spans?: Span[];
 }
 
 export interface ExampleOptions {
@@ -24,18 +36,39 @@ export interface ExampleOptions {
   maxLength: number;
   /** Token used to pad diffusion examples (EOS: a trained label). */
   eosId: number;
+  /** Which assistant messages are targets: every one (default) or only the last. */
+  targets?: 'every' | 'last';
 }
 
 export type DropReason = 'too_long' | 'no_target';
+
+/** The EOS the trainer pads with (and bd3 prompts carry between answers): <|endoftext|>, else <|im_end|>. */
+export function eosPadId(tok: Tokenizer): number | undefined {
+  return tok.tokenToId('<|endoftext|>') ?? tok.tokenToId('<|im_end|>');
+}
+
+/** The runs of 1s in a 0/1 mask. */
+export function targetSpans(target: ArrayLike<number>): Span[] {
+  const out: Span[] = [];
+  for (let i = 0; i < target.length; i++) {
+    if (!target[i]) continue;
+    if (i > 0 && target[i - 1]) out[out.length - 1]!.length++;
+    else out.push({ start: i, length: 1 });
+  }
+  return out;
+}
 
 /** Tokenizes one chat row; the last message must be the assistant's (the prediction target). */
 export function chatExample(tok: Tokenizer, messages: readonly ChatMessage[], opts: ExampleOptions): TrainExample | DropReason {
   const last = messages[messages.length - 1];
   if (messages.length < 2 || last?.role !== 'assistant') return 'no_target';
-  const { ids, lossMask } = encodeChat(tok, messages, { lossOn: 'last' });
+  const block = opts.objective === 'ar' ? 1 : opts.blockLength;
+  const { ids, lossMask } = encodeChat(tok, messages, {
+    lossOn: opts.targets === 'last' ? 'last' : 'assistant',
+    ...(opts.objective === 'bd3' && block > 1 ? { padAssistant: { block, id: opts.eosId } } : {}),
+  });
   const end = lossMask.lastIndexOf(1) + 1; // drop the template's newline after the final end marker
   if (end === 0) return 'no_target';
-  const block = opts.objective === 'ar' ? 1 : opts.blockLength;
   const padded = Math.ceil(end / block) * block;
   if (padded > opts.maxLength) return 'too_long';
   const out = new Int32Array(padded).fill(opts.eosId);
@@ -44,7 +77,19 @@ export function chatExample(tok: Tokenizer, messages: readonly ChatMessage[], op
     out[i] = ids[i]!;
     target[i] = lossMask[i]!;
   }
-  return { ids: out, target };
+  return { ids: out, target, spans: targetSpans(target) };
+}
+
+/**
+ * The ids a generator feeds for a chat prompt (the assistant header appended), laid out as
+ * chatExample lays out its rows: for bd3, every answer already in the prompt padded with EOS to a
+ * block boundary. So the prompt of step k of an episode row is a prefix of the row's ids.
+ */
+export function promptIds(tok: Tokenizer, messages: readonly ChatMessage[], opts: { objective: Objective; blockLength?: number }): number[] {
+  const block = opts.blockLength ?? 1;
+  const eos = eosPadId(tok);
+  const pad = opts.objective === 'bd3' && block > 1 && eos !== undefined ? { padAssistant: { block, id: eos } } : {};
+  return encodeChat(tok, messages, { addGenerationPrompt: true, ...pad }).ids;
 }
 
 /** One packed row: samples laid end to end; the rest is padding that nothing attends to or trains on. */
@@ -104,7 +149,9 @@ export interface PackedBatch {
   sample: Int32Array;
   target: Uint8Array;
   /** Each sample's [start, start + length) in the flattened batch. */
-  segments: { start: number; length: number }[];
+  segments: Span[];
+  /** Each target span's [start, start + length) in the flattened batch (the unit a mask ratio is drawn for). */
+  spans: Span[];
   /** Trained tokens in the batch (the loss normalizer). */
   targetTokens: number;
 }
@@ -115,7 +162,8 @@ export function materialize(examples: readonly TrainExample[], rows: readonly Pa
   const positions = new BigInt64Array(B * length);
   const sample = new Int32Array(B * length).fill(-1);
   const target = new Uint8Array(B * length);
-  const segments: PackedBatch['segments'] = [];
+  const segments: Span[] = [];
+  const spans: Span[] = [];
   let targetTokens = 0;
   rows.forEach((row, b) => {
     let at = b * length;
@@ -123,6 +171,7 @@ export function materialize(examples: readonly TrainExample[], rows: readonly Pa
       const ex = examples[e]!;
       if (at + ex.ids.length > (b + 1) * length) throw new RangeError(`materialize: row ${b} overflows its ${length} tokens`);
       segments.push({ start: at, length: ex.ids.length });
+      for (const sp of ex.spans ?? targetSpans(ex.target)) spans.push({ start: at + sp.start, length: sp.length });
       for (let i = 0; i < ex.ids.length; i++) {
         ids[at + i] = BigInt(ex.ids[i]!);
         positions[at + i] = BigInt(i);
@@ -133,7 +182,7 @@ export function materialize(examples: readonly TrainExample[], rows: readonly Pa
       at += ex.ids.length;
     }
   });
-  return { batch: B, length, ids, positions, sample, target, segments, targetTokens };
+  return { batch: B, length, ids, positions, sample, target, segments, spans, targetTokens };
 }
 
 /**

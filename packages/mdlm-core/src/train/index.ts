@@ -17,6 +17,9 @@ export { buildLoopStepModel, loopNames } from './loop-step.js';
 export {
   OBJECTIVES,
   chatExample,
+  promptIds,
+  eosPadId,
+  targetSpans,
   packRows,
   paddingWaste,
   materialize,
@@ -25,9 +28,10 @@ export {
   type TrainExample,
   type ExampleOptions,
   type DropReason,
+  type Span,
   type PackedRow,
   type PackedBatch,
 } from './data.js';
 export { objectiveStepSpec, objectiveFeeds, attentionBias, modelLength, type ObjectiveSpec } from './objective.js';
-export { TRAIN_DEFAULTS, SCHEDULES, trainConfigSchema, resolveTrainConfig, resumeMismatches, type TrainConfig, type ScheduleName } from './config.js';
+export { TRAIN_DEFAULTS, SCHEDULES, MASK_RANGE_PRESETS, trainConfigSchema, resolveTrainConfig, resumeMismatches, type TrainConfig, type ScheduleName } from './config.js';
 export { trainWorldModel, initialWeights, TrainError, type TrainRunOptions, type TrainSummary } from './trainer.js';

@@ -6,6 +6,11 @@
 //         itself and the clean blocks before it, the clean stream is block-causal; loss on x_t.
 // Packed samples never see each other, positions restart at 0 in every sample, and blocks are
 // counted from the start of each sample (examples are padded to whole blocks, so they stay aligned).
+// A sample may hold several target spans (an episode row: one per observation); each gets its own
+// mask ratio. ar and bd3 then train every span on exactly what inference sees (ar: causal; bd3: each
+// answer padded to a block boundary in data.ts, so a noisy block sees its own answer and earlier
+// clean blocks only). mdlm attends the whole sample both ways, so an earlier span also sees the later
+// turns, which its inference prompt does not have: for mdlm, transition rows are the faithful layout.
 import type { Rng } from '@diffworld/dataset';
 import { type Tensor, and, equal, greater, greaterOrEqual, less, lessOrEqual, not, or, reshape, unsqueeze, where } from '../graph/index.js';
 import { ropeInputs, ropeTablesRange } from '../nn/rope.js';
@@ -169,7 +174,7 @@ function perModelPosition(s: ObjectiveSpec, packed: PackedBatch, value: (token: 
 
 /**
  * Feeds for one packed batch. Diffusion objectives draw their noise from `rng` (one mask ratio
- * per sample, only target tokens masked, 1/p weights, normalised by the batch's target tokens).
+ * per target span, only target tokens masked, 1/p weights, normalised by the batch's target tokens).
  */
 export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng): Record<string, HostTensor> {
   if (packed.batch !== s.batch || packed.length !== s.length) throw new RangeError(`objectiveFeeds: batch is ${packed.batch}×${packed.length}, the graph takes ${s.batch}×${s.length}`);
@@ -202,7 +207,8 @@ export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng):
     };
   }
   const [eps, max] = s.maskRange ?? [1e-3, 1];
-  const { noised, weights } = noiseSegments(packed.ids, packed.target, packed.segments, { maskId: s.maskId, rng, eps, max });
+  // One mask ratio per target span (an episode row has one span per observation; a transition row one).
+  const { noised, weights } = noiseSegments(packed.ids, packed.target, packed.spans, { maskId: s.maskId, rng, eps, max });
   let ids = noised,
     positions = packed.positions;
   if (s.objective === 'bd3') {

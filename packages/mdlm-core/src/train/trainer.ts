@@ -10,15 +10,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DatasetError, type ReadOptions, Rng, contentHash, readRows, writeFileAtomic } from '@diffworld/dataset';
-import type { Tokenizer } from '@diffworld/tokenizer';
+import { DatasetError, type ReadOptions, Rng, type WorldModelLayout, contentHash, fitEpisodeWindow, parseEpisodeRow, readRows, worldModelLayoutOf, writeFileAtomic } from '@diffworld/dataset';
+import type { ChatMessage, Tokenizer } from '@diffworld/tokenizer';
 import { checkpointDirName, latestCheckpoint, loadCheckpoint, pruneCheckpoints, saveCheckpoint, splitSnapshot, sweepStaleTemp, weightArrays } from '../checkpoint/index.js';
 import { type ModelConfig, parseHfConfig, toHfConfig } from '../nn/config.js';
 import { transformerParams } from '../nn/transformer.js';
 import { type Schedule, constant, constantWithWarmup, cosineWithWarmup } from '../optim/index.js';
 import { type ProviderName, selectProvider } from '../runtime/index.js';
 import { type TrainConfig, resumeMismatches } from './config.js';
-import { BatchPlan, type DropReason, type TrainExample, chatExample, materialize } from './data.js';
+import { BatchPlan, type DropReason, type ExampleOptions, type TrainExample, chatExample, eosPadId, materialize } from './data.js';
 import { type ObjectiveSpec, objectiveFeeds, objectiveStepSpec } from './objective.js';
 import { type Precision, type ScalerState, StepRunner, type StepResult, boundStepSupport } from './runner.js';
 
@@ -66,8 +66,13 @@ export interface TrainSummary {
   steps: number;
   finalLoss: number;
   evalLoss: number | undefined;
-  /** skippedRows: `file:line: what is wrong` for each malformed row left out (config skipBadRows). */
-  examples: { train: number; eval: number; dropped: Record<DropReason, number>; skippedRows: string[] };
+  /**
+   * skippedRows: `file:line: what is wrong` for each malformed row left out (config skipBadRows).
+   * windowed: episode-layout rows over the length, trained as the window of their latest steps that fits.
+   */
+  examples: { train: number; eval: number; dropped: Record<DropReason, number>; windowed: number; skippedRows: string[] };
+  /** The world-model layout of the training rows, when they all share one (recorded in generation_config.json). */
+  layout: WorldModelLayout | undefined;
   tokensPerSecond: number;
   provider: ProviderName;
   modelDir: string;
@@ -81,7 +86,30 @@ interface Corpus {
   train: TrainExample[];
   eval: TrainExample[];
   dropped: Record<DropReason, number>;
+  windowed: number;
+  /** Training rows per world-model layout ('other' for rows in neither). */
+  layouts: Record<WorldModelLayout | 'other', number>;
   skippedRows: string[];
+}
+
+/**
+ * The example of a too-long episode-layout row: the window of its latest steps that fits (the
+ * system prompt and first user turn kept, the oldest steps dropped whole, as the world model's
+ * prompts are windowed), or undefined when the row is not one or not even its last step fits.
+ */
+function windowedExample(tok: Tokenizer, messages: readonly ChatMessage[], opts: ExampleOptions): TrainExample | undefined {
+  const view = parseEpisodeRow(messages);
+  if (!view || view.steps.length < 2) return undefined;
+  return fitEpisodeWindow(view, (m) => {
+    const ex = chatExample(tok, m, opts);
+    return typeof ex === 'string' ? undefined : ex;
+  })?.value;
+}
+
+/** The layout the rows share, or undefined when they mix layouts or are not world-model rows. */
+function sharedLayout(c: Corpus): WorldModelLayout | undefined {
+  const seen = (Object.keys(c.layouts) as (keyof Corpus['layouts'])[]).filter((k) => c.layouts[k] > 0);
+  return seen.length === 1 && seen[0] !== 'other' ? seen[0] : undefined;
 }
 
 /** What a strict read's error tells the trainer's user to do (the dataset's own hint names `data`'s flags). */
@@ -108,9 +136,16 @@ async function loadExamples(
   for (const file of files) {
     try {
       for await (const row of readRows(file, policy)) {
-        const ex = chatExample(tok, row.messages, { objective: cfg.objective, blockLength: cfg.blockLength, maxLength: cfg.seqLength, eosId });
+        const opts: ExampleOptions = { objective: cfg.objective, blockLength: cfg.blockLength, maxLength: cfg.seqLength, eosId };
+        let ex = chatExample(tok, row.messages, opts);
+        if (ex === 'too_long') {
+          const w = windowedExample(tok, row.messages, opts);
+          if (w) (ex = w), sink.windowed++;
+        }
+        const where = route(contentHash(row));
+        if (where === 'train') sink.layouts[worldModelLayoutOf(row.messages) ?? 'other']++;
         if (typeof ex === 'string') sink.dropped[ex]++;
-        else sink[route(contentHash(row))].push(ex);
+        else sink[where].push(ex);
       }
     } catch (e) {
       // Same `file:line: what is wrong` text as `data validate`; only the hint is the trainer's.
@@ -162,7 +197,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   const cfg = o.config;
   const log = o.log ?? (() => {});
   const tok = o.tokenizer;
-  const eosId = tok.tokenToId('<|endoftext|>') ?? tok.tokenToId('<|im_end|>');
+  const eosId = eosPadId(tok);
   if (eosId === undefined) throw new TrainError('the tokenizer has neither <|endoftext|> nor <|im_end|> (needed as EOS padding)');
   const maskId = tok.maskId;
   if (cfg.objective !== 'ar' && maskId === undefined) throw new TrainError(`objective ${cfg.objective} needs a mask token in the tokenizer (<|mask|>, <|MASK|>, [MASK] or <mask>)`);
@@ -222,7 +257,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   if (cfg.seqLength > model.maxPositions) throw new TrainError(`seqLength ${cfg.seqLength} exceeds the model's max_position_embeddings ${model.maxPositions}`);
 
   // --- the data
-  const corpus: Corpus = { train: [], eval: [], dropped: { too_long: 0, no_target: 0 }, skippedRows: [] };
+  const corpus: Corpus = { train: [], eval: [], dropped: { too_long: 0, no_target: 0 }, windowed: 0, layouts: { transition: 0, episode: 0, other: 0 }, skippedRows: [] };
   const holdOut = o.evalData?.length
     ? () => 'train' as const
     : (key: string) => (cfg.evalFraction > 0 && Number.parseInt(key.slice(0, 8), 16) / 2 ** 32 < cfg.evalFraction ? ('eval' as const) : ('train' as const));
@@ -232,9 +267,16 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     throw new TrainError(
       `no training examples in ${o.data.join(', ')} (dropped: ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without an assistant last message, ${corpus.skippedRows.length} malformed)`,
     );
+  const layout = sharedLayout(corpus);
+  const trainedTokens = corpus.train.reduce((a, e) => a + e.target.reduce((x, y) => x + y, 0), 0);
+  const allTokens = corpus.train.reduce((a, e) => a + e.ids.length, 0);
   log(
-    `data: ${corpus.train.length} train / ${corpus.eval.length} eval examples; dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target${corpus.skippedRows.length ? `; ${corpus.skippedRows.length} malformed row(s) skipped (listed above)` : ''}`,
+    `data: ${corpus.train.length} train / ${corpus.eval.length} eval examples (${layout ?? 'mixed or non-world-model'} layout; ${trainedTokens.toLocaleString('en-US')} of ${allTokens.toLocaleString('en-US')} train tokens are targets, ${((100 * trainedTokens) / Math.max(allTokens, 1)).toFixed(1)}%); dropped ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without a target${corpus.windowed ? `; ${corpus.windowed} long episode(s) trained on their latest steps` : ''}${corpus.skippedRows.length ? `; ${corpus.skippedRows.length} malformed row(s) skipped (listed above)` : ''}`,
   );
+  if (cfg.objective === 'mdlm' && corpus.layouts.episode > 0)
+    log(
+      `note: mdlm attends the whole row both ways, so on ${corpus.layouts.episode} episode-layout row(s) an observation also sees the turns after it (inference does not have them); ar and bd3 train episode rows as inference sees them`,
+    );
   // Written once the run can start: a failed start (bad rows, a model that does not fit) leaves no run to --resume.
   if (!resumeFrom) await writeFileAtomic(configPath, `${JSON.stringify({ config: cfg, init: o.init ?? null }, null, 2)}\n`);
 
@@ -303,7 +345,15 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
       weights,
       dtype: dtype === 'bfloat16' ? 'BF16' : 'F32',
       tokenizerJson: o.tokenizerJson,
-      generationConfig: { eos_token_id: eosId, pad_token_id: padId, ...(maskId !== undefined ? { mask_token_id: maskId } : {}), objective: cfg.objective, block_length: cfg.blockLength },
+      generationConfig: {
+        eos_token_id: eosId,
+        pad_token_id: padId,
+        ...(maskId !== undefined ? { mask_token_id: maskId } : {}),
+        objective: cfg.objective,
+        block_length: cfg.blockLength,
+        // How world-model prompts must be laid out for this model (eval's LocalWorldModel reads it).
+        ...(layout ? { world_model_layout: layout } : {}),
+      },
       ...(withOptimizer ? { optimizer, trainerState: { step, tokens_seen: tokensSeen, objective: cfg.objective, seed: cfg.seed, ...(lossScaler ? { loss_scaler: lossScaler } : {}) } } : {}),
     });
   };
@@ -391,7 +441,8 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     steps: Math.min(stopAt, cfg.steps),
     finalLoss: lastLoss,
     evalLoss: lastEval,
-    examples: { train: corpus.train.length, eval: corpus.eval.length, dropped: corpus.dropped, skippedRows: corpus.skippedRows },
+    examples: { train: corpus.train.length, eval: corpus.eval.length, dropped: corpus.dropped, windowed: corpus.windowed, skippedRows: corpus.skippedRows },
+    layout,
     tokensPerSecond,
     provider: runner.providerName,
     modelDir,

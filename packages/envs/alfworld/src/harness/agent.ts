@@ -1,6 +1,7 @@
 // The paper's ALFWorld agent harness (alfworld_prompt.py): system prompt, user-turn format and
 // action parsing (shared/reference/upstream-paper-repo.md §4.3).
 import { extractActionLine, trimEndChars } from '@diffworld/env-core';
+import { observationOfTurn } from '@diffworld/dataset';
 
 export const AGENT_SYSTEM_PROMPT = [
   'You are an agent in a text-based household (ALFWorld). Each turn you receive an observation and the list of admissible commands.',
@@ -37,13 +38,11 @@ export function formatUserTurn(observation: string, admissible: readonly string[
   return `Observation:\n${observation}\n\nAdmissible commands:\n${cmds.map((c) => `- ${c}`).join('\n')}`;
 }
 
-/** Splits a user turn back into its observation (the responder replays observations). */
-export function observationOfUserTurn(content: string): string {
-  if (!content.startsWith('Observation:\n')) return content;
-  const body = content.slice('Observation:\n'.length);
-  const at = body.lastIndexOf('\n\nAdmissible commands:');
-  return at < 0 ? body : body.slice(0, at);
-}
+/**
+ * Splits a user turn back into its observation (the responder replays observations). The dataset
+ * owns the rule: its episode layout reads observations out of these turns the same way.
+ */
+export const observationOfUserTurn: (content: string) => string = observationOfTurn;
 
 const ARTICLE_BEFORE_NAME = /\b(?:the|a|an) ([\w]+ \d+)/g;
 

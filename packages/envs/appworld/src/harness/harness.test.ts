@@ -205,17 +205,29 @@ describe('simulated env, corpus, server', () => {
     expect(rows.length).toBeGreaterThan(appworldSuite.expert(taskRef(task)).length);
     const r = rows[1]!;
     expect(r.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
-    expect(r.messages[0].content.startsWith('## ENVIRONMENT STATE')).toBe(true);
-    expect(r.messages[1].content).toMatch(/^State: \[\{"role": "system", "content": "You are an AI assistant[\s\S]*\n\nAction: \[\{"role": "assistant"/);
-    expect(r.messages[2].content.startsWith('<tool_response>\n')).toBe(true);
-    expect(rows.some((x) => x.messages[2].content.includes('"error"'))).toBe(true);
+    expect(r.messages[0]!.content.startsWith('## ENVIRONMENT STATE')).toBe(true);
+    expect(r.messages[1]!.content).toMatch(/^State: \[\{"role": "system", "content": "You are an AI assistant[\s\S]*\n\nAction: \[\{"role": "assistant"/);
+    expect(r.messages[2]!.content.startsWith('<tool_response>\n')).toBe(true);
+    expect(rows.some((x) => x.messages[2]!.content.includes('"error"'))).toBe(true);
+    // The episode layout: one row per episode, its observations the transition rows' targets, the
+    // last step's grounding as the system prompt and the scheduler's JSON call as the last action.
+    const episodes = [...taskCorpusRows([task], 2, 0, undefined, 'episode')];
+    expect(episodes).toHaveLength(2);
+    const first = [...taskCorpusRows([task], 1, 0)]; // the expert episode's rows
+    const e = episodes[0]!.messages;
+    // (access tokens differ between two plays of a task, so the observations are compared by count and the first one)
+    const observations = e.filter((m) => m.role === 'assistant').map((m) => m.content);
+    expect(observations).toHaveLength(first.length);
+    expect(observations[0]).toBe(first[0]!.messages[2]!.content);
+    expect(e[0]!.content).toBe(first.at(-1)!.messages[0]!.content);
+    expect(e.at(-2)!.content).toMatch(/^Action: \[\{"role": "assistant"/);
   });
 
   it('corpus rows of a split cycle its tasks, expert first; an unknown split is named', () => {
     const first = tasksOf('dev')[0]!;
     const rows = [...corpusRows({ split: 'dev', episodes: 1, seed: 0 })];
     expect(rows).toHaveLength(appworldSuite.expert(taskRef(first)).length);
-    expect(rows[0]!.messages[1].content).toContain(first.variant.instruction);
+    expect(rows[0]!.messages[1]!.content).toContain(first.variant.instruction);
     expect(() => [...corpusRows({ split: 'eval', episodes: 1, seed: 0 })]).toThrow('unknown split "eval" for appworld');
   });
 

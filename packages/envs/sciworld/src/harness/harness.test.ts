@@ -118,11 +118,18 @@ describe('corpus rows', () => {
     expect(rows.length).toBeGreaterThan(expert.length * 2);
     for (const r of rows) {
       expect(r.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant']);
-      expect(r.messages[1].content.startsWith('State: [{"role": "system", "content": "You are an agent in ScienceWorld')).toBe(true);
+      expect(r.messages[1]!.content.startsWith('State: [{"role": "system", "content": "You are an agent in ScienceWorld')).toBe(true);
     }
     const { game } = loadTask('find-plant', 3);
     const first = expertActions('find-plant', 3).actions[0]!;
-    expect(expert[0]!.messages[2].content).toBe(game.step(first).observation);
+    expect(expert[0]!.messages[2]!.content).toBe(game.step(first).observation);
+    // The episode layout: one row whose observations are the transition rows' targets, in order.
+    const [episode, ...more] = episodeRows(plant, system, new Rng(1).fork('a'), undefined, 'episode');
+    expect(more).toEqual([]);
+    const perturbed = episodeRows(plant, system, new Rng(1).fork('a'));
+    expect(episode!.messages.filter((m) => m.role === 'assistant').map((m) => m.content)).toEqual(perturbed.map((r) => r.messages[2]!.content));
+    expect(episode!.messages[0]!.content).toBe(system);
+    expect(episode!.messages[1]!.content.startsWith('Task: ')).toBe(true);
   });
 });
 
