@@ -20,7 +20,7 @@ cp tools/gpu/torch_train_step.py "$out/"
 npx esbuild packages/mdlm-core/src/bench/decode.bench.ts --bundle --platform=node --format=esm \
   --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/decode.bench.mjs" --log-level=warning \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
-cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json "$out/"
+cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh "$out/"
 # The CLI, to run `wm train` etc. there; better-sqlite3 (AppWorld's engine) is native: ship its build.
 printf "import { main } from '../apps/cli/src/main.ts';\nprocess.exitCode = await main(process.argv.slice(2));\n" > "$out/cli-entry.ts"
 npx esbuild "$out/cli-entry.ts" --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \

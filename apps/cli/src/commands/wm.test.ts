@@ -29,6 +29,7 @@ describe('diffworld wm train', () => {
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--steps-per-call', '0'], '--steps-per-call must be a positive integer or "auto"'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--io-binding', 'yes'], '--io-binding must be auto, on or off, got "yes"'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--io-binding', 'on', '--provider', 'webgpu'], '--io-binding on runs on the cuda or cpu provider, not webgpu'],
+      [['--data', data, '--tokenizer', tokenizer, '--out', out, '--cuda-graph', 'maybe'], '--cuda-graph must be on or off, got "maybe"'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--precision', 'fp8'], '--precision must be float32, bfloat16 or float16'],
       [['--data', data, '--tokenizer', tokenizer, '--out', out, '--resume'], 'holds no run'],
     ];

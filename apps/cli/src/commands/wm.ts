@@ -116,6 +116,8 @@ const train: Command = {
     "  --io-binding M      auto (default) | on | off: run steps through ORT's C API with the state in",
     '                      session-owned buffers (CUDA: GPU memory and CUDA graphs). auto: on for CUDA',
     '                      with one step per call; on: also on the CPU (same numbers); off: onnxruntime-node',
+    '  --cuda-graph M      on (default) | off: with IO binding on CUDA, capture the step as a CUDA graph;',
+    '                      off keeps the GPU-resident state for graphs CUDA cannot capture',
     '  --precision P       float32 (default) | bfloat16 | float16: MatMuls in half precision, weights,',
     '                      optimizer and checkpoints float32 (real half GEMMs on CUDA; elsewhere emulated,',
     '                      no speed-up). float16 adds dynamic loss scaling (initial scale 2^16, doubled',
@@ -146,6 +148,7 @@ const train: Command = {
     provider: { type: 'string' },
     'steps-per-call': { type: 'string' },
     'io-binding': { type: 'string' },
+    'cuda-graph': { type: 'string' },
     precision: { type: 'string' },
     ...Object.fromEntries(OVERRIDES.map((o) => [o.flag, { type: 'string' as const }])),
   },
@@ -161,6 +164,8 @@ const train: Command = {
     const ioOpt = stringOpt(args, 'io-binding') ?? 'auto';
     if (ioOpt !== 'auto' && ioOpt !== 'on' && ioOpt !== 'off') throw new UsageError(`--io-binding must be auto, on or off, got "${ioOpt}"`);
     if (ioOpt === 'on' && provider === 'webgpu') throw new UsageError('--io-binding on runs on the cuda or cpu provider, not webgpu');
+    const graphOpt = stringOpt(args, 'cuda-graph') ?? 'on';
+    if (graphOpt !== 'on' && graphOpt !== 'off') throw new UsageError(`--cuda-graph must be on or off, got "${graphOpt}"`);
     const precision = stringOpt(args, 'precision') ?? 'float32';
     if (precision !== 'float32' && precision !== 'bfloat16' && precision !== 'float16') throw new UsageError(`--precision must be float32, bfloat16 or float16, got "${precision}"`);
     const configPath = stringOpt(args, 'config');
@@ -187,6 +192,7 @@ const train: Command = {
         ...(provider ? { provider: provider as ProviderName } : {}),
         stepsPerCall,
         ...(ioOpt === 'auto' ? {} : { ioBinding: ioOpt === 'on' }),
+        ...(graphOpt === 'off' ? { cudaGraph: false } : {}),
         precision,
         log: (line) => io.err(line),
       });

@@ -49,6 +49,8 @@ export interface TrainRunOptions {
    * `true` on the CPU runs the same path without graphs (what the tests check it with).
    */
   ioBinding?: boolean;
+  /** CUDA graphs for the IO-bound CUDA step (default true); false for steps CUDA cannot capture. */
+  cudaGraph?: boolean;
   /**
    * 'bfloat16' / 'float16': mixed precision (half MatMuls, float32 state and checkpoints); default
    * float32. float16 adds dynamic loss scaling; its state is saved in trainer_state.json.
@@ -309,6 +311,7 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     stepsPerCall,
     precision: o.precision ?? 'float32',
     ...(o.ioBinding === undefined ? {} : { ioBinding: o.ioBinding }),
+    ...(o.cudaGraph === undefined ? {} : { cudaGraph: o.cudaGraph }),
     ...(moments ? { moments } : {}),
     ...(scaler ? { scaler } : {}),
     ...(o.lossScaling && o.precision === 'float16' ? { lossScaling: o.lossScaling } : {}),

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# On the GPU host (after install-cuda.sh), from bundle/: issue 31's fidelity run on ALFWorld —
+# an AR world model trained on episode-layout rows (every observation a target), BD3 adapted from
+# it, both scored greedily by `eval wm` (the world model alone: no local responder) on held-out
+# transitions of unseen games (eval_out_of_distribution, one row per step), then the decoding
+# benchmark on those models against transformers. Each stage is skipped once its output exists and
+# a killed training resumes, so calls of ≤ 10 minutes continue where the last stopped; training
+# stops at its step count or at the call's deadline (DEADLINE seconds from the start, default 540).
+# Results go to $OUT. Usage: AR_STEPS=1500 BD3_STEPS=400 bundle/run-wm-fidelity.sh
+set -uo pipefail
+cd "$(dirname "$0")"
+export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
+w=${WORK:-/tmp/fidelity}
+out=${OUT:-/tmp/out}
+mkdir -p "$w" "$out"
+end=$((SECONDS + ${DEADLINE:-540}))
+left() { echo $((end - SECONDS)); }
+cli() { ./node cli.mjs "$@"; }
+[ -f "$w/train.jsonl" ] || cli env corpus alfworld --split train --episodes ${EPISODES:-3000} --seed 1 --out "$w/train.jsonl" || exit 1
+[ -f "$w/valid.jsonl" ] || cli env corpus alfworld --split eval_in_distribution --episodes 30 --seed 2 --out "$w/valid.jsonl" || exit 1
+[ -f "$w/heldout.jsonl" ] || cli env corpus alfworld --split eval_out_of_distribution --episodes 50 --seed 3 --per-step --out "$w/heldout.jsonl" || exit 1
+[ -f "$w/tokenizer.json" ] || cli tokenizer train --data "$w/train.jsonl" --vocab-size 4096 --out "$w/tokenizer.json" || exit 1
+train() { # objective dir steps extra...
+  local o=$1 dir=$2 steps=$3; shift 3
+  [ -f "$dir/model/model.safetensors" ] && return 0
+  [ "$(left)" -gt 60 ] || return 1
+  timeout "$(left)" ./node cli.mjs wm train --config fidelity-wm.json --objective "$o" --steps "$steps" --data "$w/train.jsonl" --eval-data "$w/valid.jsonl" \
+    --out "$dir" --provider cuda --precision bfloat16 --save-every 100 --auto-resume "$@" 2>&1 | grep -v '^step ' | tail -n 3
+  cp "$dir/metrics.jsonl" "$out/$(basename "$dir")-metrics.jsonl" 2>/dev/null
+  [ -f "$dir/model/model.safetensors" ]
+}
+score() { # dir name
+  [ -f "$w/eval-$2/eval_summary.json" ] && return 0
+  cli eval wm --model "$1/model" --data "$w/heldout.jsonl" --limit ${LIMIT:-500} --out "$w/eval-$2" --name heldout --provider cuda --batch-size 64 --max-new-tokens 96 2>&1 | tail -n 12
+  cp "$w/eval-$2/eval_summary.json" "$out/eval-$2.json" 2>/dev/null
+}
+train ar "$w/ar" ${AR_STEPS:-1500} --tokenizer "$w/tokenizer.json" && score "$w/ar" ar || exit 0
+# The decoding benchmark right after the AR model (BD3 joins it when it exists), then BD3.
+if [ ! -f "$w/decode.json" ] && [ "$(left)" -gt 150 ]; then
+bd3=(); [ -f "$w/bd3/model/model.safetensors" ] && bd3=(--bd3 "$w/bd3/model")
+common=(--ar "$w/ar/model" "${bd3[@]}" --n 64 --provider cuda --max-new 96 --single 4)
+[ -f "$w/prompts.json" ] || ./node decode.bench.mjs "${common[@]}" --rows "$w/heldout.jsonl" --write-prompts "$w/prompts.json" --decoders resident --batches 1 >/dev/null
+[ -f "$w/hf.json" ] || /opt/torch/.venv/bin/python3 hf_generate.py --model "$w/ar/model" --prompts "$w/prompts.json" --batches 1,16,64 --single 4 --out "$w/hf.json" 2>&1 | grep transformers
+[ -f "$w/decode.json" ] || ./node decode.bench.mjs "${common[@]}" --prompts "$w/prompts.json" --reference "$w/hf.json" --batches 1,16,64 --decoders resident,host --host-batches 1 --out "$w/decode.json" 2>&1 | tail -n 20
+cp "$w/decode.json" "$w/hf.json" "$out/" 2>/dev/null
+fi
+train bd3 "$w/bd3" ${BD3_STEPS:-400} --init "$w/ar/model" --cuda-graph off && score "$w/bd3" bd3 || exit 0
+exit 0
