@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEpisodeRecord, type EpisodeRecord } from '@diffworld/env-core';
-import { type AgentSummary } from '@diffworld/eval';
+import type { AgentSummary } from '@diffworld/eval';
 import { ENV_NAMES, envSuite } from '@diffworld/envs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../testing.js';
