@@ -6,7 +6,7 @@
 // This is the one kind of anchor left-to-right decoding can honour (a span at position 0).
 import { checkTokenSampling, chooseToken, type TokenSampling } from './token.js';
 import { SamplingError } from './errors.js';
-import type { CausalItem, CausalModel } from './model.js';
+import type { CausalDecoder, CausalItem, CausalModel } from './model.js';
 import { checkPositiveInt, checkPrompt, RowClock, type SampleRequest, type SampleResult } from './request.js';
 
 export interface AutoregressiveOptions extends TokenSampling {
@@ -35,7 +35,8 @@ function checkForcedPrefix(prefix: readonly number[], where: string, vocabSize: 
   });
 }
 
-interface ArRow {
+/** One request's decoding state (shared with the continuous scheduler, continuous.ts). */
+export interface ArRow {
   readonly clock: RowClock;
   next: readonly number[];
   readonly generated: number[];
@@ -44,38 +45,42 @@ interface ArRow {
   finish: 'stop' | 'length';
 }
 
-export async function sampleAutoregressive(model: CausalModel, requests: readonly AutoregressiveRequest[], options: AutoregressiveOptions): Promise<SampleResult[]> {
-  const where = 'autoregressive';
+/** Checks the options once per call or scheduler. */
+export function checkAutoregressiveOptions(options: AutoregressiveOptions, where: string): void {
   checkTokenSampling(options, where);
   checkPositiveInt(options.maxNewTokens, 'maxNewTokens', where);
-  const v = model.vocabSize;
-  const stops = new Set(options.stopIds ?? []);
-  const t0 = performance.now();
-  const rows: ArRow[] = requests.map((req) => {
-    if (req.prompt.length === 0) throw new SamplingError('bad_input', `${where}: a prompt needs at least one token`);
-    if (req.anchors?.length) throw new SamplingError('bad_input', `${where}: anchors need a diffusion sampler (left-to-right decoding cannot see a later span)`);
-    checkPrompt(req.prompt, where, v);
-    const prefix = req.forcedPrefix ?? [];
-    checkForcedPrefix(prefix, where, v, stops, options.maxNewTokens, req.seed);
-    return {
-      clock: RowClock.for(req),
-      next: prefix.length ? [...req.prompt, ...prefix] : req.prompt,
-      generated: [...prefix],
-      penalize: new Set([...(options.penalizePrompt ? req.prompt : []), ...prefix]),
-      // A prefix of maxNewTokens tokens is the whole answer: nothing to run.
-      done: prefix.length >= options.maxNewTokens,
-      finish: 'length',
-    };
-  });
-  const decoder = await model.open(rows.length);
-  // Greedy choices come from the model when it can make them (chooseToken's greedy case: no penalty).
+}
+
+/** A request's row, checked: a non-empty prompt in the vocabulary, no anchors, a valid forced prefix. */
+export function openArRow(req: AutoregressiveRequest, options: AutoregressiveOptions, where: string, vocabSize: number, stops: ReadonlySet<number>): ArRow {
+  if (req.prompt.length === 0) throw new SamplingError('bad_input', `${where}: a prompt needs at least one token`);
+  if (req.anchors?.length) throw new SamplingError('bad_input', `${where}: anchors need a diffusion sampler (left-to-right decoding cannot see a later span)`);
+  checkPrompt(req.prompt, where, vocabSize);
+  const prefix = req.forcedPrefix ?? [];
+  checkForcedPrefix(prefix, where, vocabSize, stops, options.maxNewTokens, req.seed);
+  return {
+    clock: RowClock.for(req),
+    next: prefix.length ? [...req.prompt, ...prefix] : req.prompt,
+    generated: [...prefix],
+    penalize: new Set([...(options.penalizePrompt ? req.prompt : []), ...prefix]),
+    // A prefix of maxNewTokens tokens is the whole answer: nothing to run.
+    done: prefix.length >= options.maxNewTokens,
+    finish: 'length',
+  };
+}
+
+/**
+ * One forward for `items` (rows' next tokens, in `rows` order): each row's next token — the
+ * model's greedy choice where it can make it (chooseToken's greedy case: no penalty), else
+ * chooseToken over its copied-out logits with the row's own RNG.
+ */
+export function tokenChooser(decoder: CausalDecoder, options: AutoregressiveOptions, where: string, vocabSize: number): (items: CausalItem[], rows: readonly ArRow[]) => Promise<number[]> {
   const greedy =
     options.temperature === 0 && (options.repetitionPenalty === undefined || options.repetitionPenalty === 1) && options.greedyInModel !== false && decoder.forwardGreedy
       ? decoder.forwardGreedy.bind(decoder)
       : undefined;
   const banned = options.bannedIds ?? [];
-  /** Each item's next token: the model's greedy choice, or chooseToken over its copied-out logits. */
-  const next = async (items: CausalItem[], active: { r: ArRow }[]): Promise<number[]> => {
+  return async (items, rows) => {
     if (greedy) {
       const picks = await greedy(items, banned);
       if (picks.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${picks.length} greedy choices for ${items.length} items`);
@@ -83,35 +88,55 @@ export async function sampleAutoregressive(model: CausalModel, requests: readonl
     }
     const logits = await decoder.forward(items);
     if (logits.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${logits.length} logits rows for ${items.length} items`);
-    return active.map(({ r }, n) => {
+    return rows.map((r, n) => {
       const l = logits[n]!;
-      if (l.length !== v) throw new SamplingError('bad_model', `${where}: a logits row has ${l.length} values, expected ${v}`);
+      if (l.length !== vocabSize) throw new SamplingError('bad_model', `${where}: a logits row has ${l.length} values, expected ${vocabSize}`);
       return chooseToken(l, options, r.clock.rng, { banned: options.bannedIds, penalize: r.penalize }).token;
     });
   };
+}
+
+/** Takes a row's chosen token: a stop ends it, else it is generated (and ends the row at maxNewTokens). */
+export function advanceArRow(r: ArRow, token: number, stops: ReadonlySet<number>, maxNewTokens: number, t0: number): void {
+  r.clock.forwards++;
+  if (stops.has(token)) {
+    r.done = true;
+    r.finish = 'stop';
+  } else {
+    r.generated.push(token);
+    r.penalize.add(token);
+    r.next = [token];
+    if (r.generated.length >= maxNewTokens) r.done = true;
+  }
+  if (r.done) r.clock.ms = performance.now() - t0;
+}
+
+export function arResult(r: ArRow): SampleResult {
+  return { tokens: r.generated, finish: r.finish, stats: r.clock.stats(r.generated.length) };
+}
+
+export async function sampleAutoregressive(model: CausalModel, requests: readonly AutoregressiveRequest[], options: AutoregressiveOptions): Promise<SampleResult[]> {
+  const where = 'autoregressive';
+  checkAutoregressiveOptions(options, where);
+  const v = model.vocabSize;
+  const stops = new Set(options.stopIds ?? []);
+  const t0 = performance.now();
+  const rows = requests.map((req) => openArRow(req, options, where, v, stops));
+  const decoder = await model.open(rows.length);
+  const next = tokenChooser(decoder, options, where, v);
   try {
     for (;;) {
       const active = rows.map((r, i) => ({ r, i })).filter(({ r }) => !r.done);
       if (active.length === 0) break;
       const items: CausalItem[] = active.map(({ r, i }) => ({ row: i, tokens: r.next }));
-      const tokens = await next(items, active);
-      active.forEach(({ r }, n) => {
-        r.clock.forwards++;
-        const token = tokens[n]!;
-        if (stops.has(token)) {
-          r.done = true;
-          r.finish = 'stop';
-        } else {
-          r.generated.push(token);
-          r.penalize.add(token);
-          r.next = [token];
-          if (r.generated.length >= options.maxNewTokens) r.done = true;
-        }
-        if (r.done) r.clock.ms = performance.now() - t0;
-      });
+      const tokens = await next(
+        items,
+        active.map(({ r }) => r),
+      );
+      active.forEach(({ r }, n) => advanceArRow(r, tokens[n]!, stops, options.maxNewTokens, t0));
     }
   } finally {
     await decoder.close();
   }
-  return rows.map((r) => ({ tokens: r.generated, finish: r.finish, stats: r.clock.stats(r.generated.length) }));
+  return rows.map(arResult);
 }

@@ -26,6 +26,8 @@ export interface DecoderBatch {
   /** `commitOnly`: a pass of commits alone (some rows, nothing asked), kept apart from the batch's past. */
   run(passes: readonly BatchPass[], commitOnly?: boolean): Promise<Float32Array[]>;
   runGreedy(passes: readonly BatchPass[], bans: GreedyBans, commitOnly?: boolean): Promise<GreedyPicks[]>;
+  /** Empties a row's cache for a new sequence. */
+  reset(row: number): void;
   close(): void;
 }
 
@@ -50,6 +52,8 @@ export function hostBatches(decoder: OnnxDecoder): CachedDecoder {
     },
     openBatch(n: number): DecoderBatch {
       const caches: RowCache[] = Array.from({ length: n }, () => decoder.newCache());
+      // A new cache object: the slots hold caches by identity, so they re-assemble at the next pass.
+      const reset = (row: number) => (caches[row] = decoder.newCache());
       const slot = new PastSlot();
       // Passes that only commit (some rows, no queries) assemble their own past, leaving the batch's in place.
       const commitSlot = new PastSlot();
@@ -58,6 +62,7 @@ export function hostBatches(decoder: OnnxDecoder): CachedDecoder {
         length: (row) => caches[row]!.length,
         run: (passes, commitOnly) => decoder.run(toRows(passes), commitOnly ? commitSlot : slot),
         runGreedy: (passes, bans, commitOnly) => decoder.runGreedy(toRows(passes), bans, commitOnly ? commitSlot : slot),
+        reset,
         close: () => {
           slot.clear();
           commitSlot.clear();
@@ -82,6 +87,8 @@ export function residentBatches(decoder: ResidentDecoder): CachedDecoder {
         length: (row) => pool.rows[row]!.length,
         run: (passes) => decoder.run(toRows(passes)),
         runGreedy: (passes, bans) => decoder.runGreedy(toRows(passes), bans),
+        // What lies past a row's length is never attended to, so emptying it is forgetting its length.
+        reset: (row) => (pool.rows[row]!.length = 0),
         close: () => pool.release(),
       };
     },

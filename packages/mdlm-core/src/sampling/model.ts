@@ -79,6 +79,8 @@ export interface CausalDecoder {
    * inside the model, so the [V] logits never leave it (on a GPU, the copy that bounds a step).
    */
   forwardGreedy?(items: readonly CausalItem[], banned: readonly number[]): Promise<GreedyChoices[]>;
+  /** Optional: empties a row's cache, so that a new sequence can use the row (continuous batching). */
+  reset?(row: number): void;
   close(): Promise<void> | void;
 }
 

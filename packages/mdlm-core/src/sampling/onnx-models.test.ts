@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TransformerConfig } from '../nn/transformer.js';
 import { sampleAutoregressive, type AutoregressiveOptions } from './autoregressive.js';
+import { ContinuousAutoregressive } from './continuous.js';
 import { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffusion.js';
 import { sampleLlada, type LladaOptions } from './llada.js';
 import type { BlockDiffusionModel, CausalModel } from './model.js';
@@ -253,6 +254,32 @@ describe('AR decoding on a trained AR model', () => {
       const before = resident.decoder.greedyHeadPasses;
       await sampleAutoregressive(resident, rq, arBase);
       expect(resident.decoder.greedyHeadPasses).toBeGreaterThan(before);
+    }
+  });
+
+  it('continuous batching: requests joining and leaving a 3-row batch decode exactly as each alone would (host and resident, greedy and sampled)', async () => {
+    const rq = requests(10);
+    for (const decoder of ['host', 'resident'] as const) {
+      const model = await OnnxCausalModel.create(cfg, ar, { ...exact, decoder });
+      for (const o of [arBase, { ...arBase, temperature: 1, topK: 3 }]) {
+        const want = toks(await sampleAutoregressive(model, rq, o));
+        const cont = await ContinuousAutoregressive.open(model, o, 3);
+        // Seven now, three more once the first answer is back: rows are reused mid-flight.
+        const first = rq.slice(0, 7).map((r) => cont.submit(r));
+        await Promise.race(first);
+        const later = rq.slice(7).map((r) => cont.submit(r));
+        const got = await Promise.all([...first, ...later]);
+        await cont.close();
+        expect(toks(got), `${decoder} T=${o.temperature}`).toEqual(want);
+        expect(cont.peakRows).toBe(3);
+        // Fewer steps than running the ten in sequence, more than the longest answer alone.
+        expect(cont.steps).toBeLessThan(got.reduce((s, r) => s + r.stats.forwards, 0));
+      }
+      await expect(ContinuousAutoregressive.open(model, arBase, 0)).rejects.toThrow(/rows must be an integer/);
+      const cont = await ContinuousAutoregressive.open(model, arBase, 2);
+      await expect(cont.submit({ prompt: [], seed: 0 })).rejects.toThrow(/at least one token/);
+      await cont.close();
+      await expect(cont.submit(rq[0]!)).rejects.toThrow(/after close/);
     }
   });
 

@@ -82,7 +82,7 @@ async function cachedDecoder(config: TransformerConfig, weights: Weights, opts: 
 /** Per-row state of either cache mode: a batch of cached rows, or the committed tokens to re-run. */
 class Rows {
   readonly batch: DecoderBatch | undefined;
-  readonly history: number[][];
+  history: number[][];
   constructor(
     readonly model: { readonly batches: CachedDecoder; readonly cache: 'kv' | 'none' },
     n: number,
@@ -238,6 +238,11 @@ export class OnnxCausalModel implements CausalModel {
               passes.map(({ row: _, ...p }) => uncachedPass(p)),
               bans,
             );
+      },
+      reset: (row: number) => {
+        rows.checkRow(row);
+        if (rows.batch) rows.batch.reset(row);
+        else rows.history[row] = [];
       },
       close: () => rows.close(),
     };
