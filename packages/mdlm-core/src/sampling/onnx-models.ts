@@ -99,7 +99,7 @@ class Rows {
 }
 
 /** An uncached pass of a whole sequence (cache 'none'), as the host decoder takes it. */
-function uncachedPass(p: Omit<BatchPass, 'row'>): RowPass {
+function uncachedPass({ row: _, ...p }: BatchPass): RowPass {
   return { ...p, cache: null };
 }
 
@@ -164,8 +164,7 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
       const answered = <R>(out: R[]): R[] => (rows.batch ? out.filter((_, k) => queried[k]) : out);
       return { passes, answered, commitOnly: !items.some((it) => it.query) };
     };
-    const run = (passes: readonly BatchPass[], commitOnly: boolean) =>
-      rows.batch ? rows.batch.run(passes, commitOnly) : (this.decoder as OnnxDecoder).run(passes.map(({ row: _, ...p }) => uncachedPass(p)));
+    const run = (passes: readonly BatchPass[], commitOnly: boolean) => (rows.batch ? rows.batch.run(passes, commitOnly) : (this.decoder as OnnxDecoder).run(passes.map(uncachedPass)));
     let bans: GreedyBans | undefined;
     return {
       forward: async (items: readonly BlockItem[]) => {
@@ -176,14 +175,7 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
         if (bans?.lists !== banned) bans = { lists: banned };
         const { passes, answered, commitOnly } = toPasses(items);
         if (passes.length === 0) return [];
-        return answered(
-          await (rows.batch
-            ? rows.batch.runGreedy(passes, bans, commitOnly)
-            : (this.decoder as OnnxDecoder).runGreedy(
-                passes.map(({ row: _, ...p }) => uncachedPass(p)),
-                bans,
-              )),
-        );
+        return answered(await (rows.batch ? rows.batch.runGreedy(passes, bans, commitOnly) : (this.decoder as OnnxDecoder).runGreedy(passes.map(uncachedPass), bans)));
       },
       close: () => rows.close(),
     };
@@ -227,17 +219,12 @@ export class OnnxCausalModel implements CausalModel {
     return {
       forward: (items: readonly CausalItem[]) => {
         const passes = toPasses(items);
-        return rows.batch ? rows.batch.run(passes) : host().run(passes.map(({ row: _, ...p }) => uncachedPass(p)));
+        return rows.batch ? rows.batch.run(passes) : host().run(passes.map(uncachedPass));
       },
       forwardGreedy: (items: readonly CausalItem[], banned: readonly number[]) => {
         if (bans?.lists[0] !== banned) bans = { lists: [banned] };
         const passes = toPasses(items);
-        return rows.batch
-          ? rows.batch.runGreedy(passes, bans)
-          : host().runGreedy(
-              passes.map(({ row: _, ...p }) => uncachedPass(p)),
-              bans,
-            );
+        return rows.batch ? rows.batch.runGreedy(passes, bans) : host().runGreedy(passes.map(uncachedPass), bans);
       },
       reset: (row: number) => {
         rows.checkRow(row);

@@ -25,10 +25,11 @@ const range = (start: number, n: number) => Array.from({ length: n }, (_, i) => 
 const throughSelf = (i: number) => i + 1;
 
 describeCApi('ResidentDecoder (pool KV cache written in place)', () => {
-  it('a chunked prefill and decode steps over changing subsets of rows give each row its uncached logits', async () => {
+  it('a prefill, decode steps over changing subsets of rows and a chunked long segment give each row its uncached logits', async () => {
     const weights = randomWeights(1);
     const ref = await OnnxDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
-    // A score budget this small forces 64-token chunks: the 150-token prompt runs in three passes.
+    // A score budget this small gives each prompt a prefill pass of its own (three passes), and
+    // splits a long segment of a row that has a cache into 64-token chunks.
     const dec = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64', maxScoreBytes: 1 });
     const rng = new Rng(2);
     const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
@@ -55,6 +56,14 @@ describeCApi('ResidentDecoder (pool KV cache written in place)', () => {
       });
       await check(await dec.run(passes), rows);
     }
+    expect(pool.rows.map((r) => r.length)).toEqual(seqs.map((s) => s.length));
+    // 150 tokens onto row 0's cache in one step: chunks of 64, 64, then the last 22 with the logits.
+    const long = Array.from({ length: 150 }, draw);
+    seqs[0]!.push(...long);
+    const at = pool.rows[0]!.length;
+    const passesBefore = dec.passes;
+    await check(await dec.run([{ cache: pool.rows[0]!, tokens: long, positions: range(at, 150), visible: throughSelf, keep: 150, logitsOf: [149] }]), [0]);
+    expect(dec.passes - passesBefore).toBe(3);
     expect(pool.rows.map((r) => r.length)).toEqual(seqs.map((s) => s.length));
     expect(pool.capacity).toBeGreaterThanOrEqual(Math.max(...seqs.map((s) => s.length)));
     pool.release();

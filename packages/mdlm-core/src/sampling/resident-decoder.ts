@@ -176,12 +176,12 @@ export class ResidentDecoder {
   }
 
   release(): void {
-    for (const t of Object.values(this.params)) if (this.session.provider !== 'cpu') t.release();
+    // On the CPU the parameters are the host staging tensors themselves; on CUDA those were released after the copy.
+    for (const t of Object.values(this.params)) t.release();
     this.banFeed?.tensor.release();
     this.staging.release();
-    for (const [key, session] of this.sessions) if (key !== 'cache.logits') session.release();
+    for (const session of this.sessions.values()) session.release(); // 'cache.logits' is this.session
     this.grower?.release();
-    this.session.release();
   }
 
   private async step(passes: readonly ResidentPass[], bans: GreedyBans | undefined): Promise<Float32Array[] | GreedyPicks[]> {
@@ -195,20 +195,21 @@ export class ResidentDecoder {
       checkPass(p);
     }
     const results: (Float32Array | GreedyPicks)[] = new Array(passes.length);
-    // Rows with nothing cached yet (a prefill) run apart, in groups of similar length.
-    const fresh = passes.filter((p) => p.cache.length === 0 && p.tokens.length > 1);
+    const order = new Map(passes.map((p, i) => [p, i]));
+    const collect = (round: readonly Segment[], answered: readonly (Float32Array | GreedyPicks)[]) =>
+      round.forEach((seg, k) => {
+        if (seg.last) results[order.get(seg.pass)!] = answered[k]!;
+      });
+    // Rows with nothing cached yet (a prefill) run apart, in groups of similar length. Split before
+    // any pass runs: a prefill gives its row a cache length.
+    const isFresh = (p: ResidentPass) => p.cache.length === 0 && p.tokens.length > 1;
+    const fresh = passes.filter(isFresh);
+    const rest = passes.filter((p) => !isFresh(p));
     for (const group of this.freshGroups(fresh, pool)) {
       const round = group.map((p): Segment => ({ pass: p, from: 0, to: p.tokens.length, keep: p.keep, last: true }));
-      const answered = await this.pass(pool, round, bans, true);
-      round.forEach((seg, k) => (results[passes.indexOf(seg.pass)] = answered[k]!));
+      collect(round, await this.pass(pool, round, bans, true));
     }
-    const rest = fresh.length ? passes.filter((p) => !fresh.includes(p)) : passes;
-    for (const round of rest.length ? this.segments(rest, pool) : []) {
-      const answered = await this.pass(pool, round, bans);
-      round.forEach((seg, k) => {
-        if (seg.last) results[passes.indexOf(seg.pass)] = answered[k]!;
-      });
-    }
+    for (const round of rest.length ? this.segments(rest, pool) : []) collect(round, await this.pass(pool, round, bans));
     return results as Float32Array[] | GreedyPicks[];
   }
 
@@ -351,9 +352,9 @@ export class ResidentDecoder {
       }
     const banOf: number[] = [];
     let k = 0;
-    for (const s of round) {
+    for (const [at, s] of round.entries()) {
       const p = s.pass,
-        b = fresh ? round.indexOf(s) : p.cache.index,
+        b = fresh ? at : p.cache.index,
         len = s.to - s.from;
       for (let i = 0; i < len; i++) {
         idsD[b * T + i] = BigInt(p.tokens[s.from + i]!);
@@ -405,7 +406,8 @@ export class ResidentDecoder {
           outputs['greedy_sum']!.hostData() as Float64Array,
           V,
         );
-        return round.map((s) => (s.last ? picks[answered.indexOf(s.pass)]! : EMPTY_PICKS));
+        let next = 0;
+        return round.map((s) => (s.last ? picks[next++]! : EMPTY_PICKS));
       }
       const logits = outputs['logits']!.hostData() as FloatArray;
       let off = 0;
