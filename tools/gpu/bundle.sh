@@ -151,35 +151,5 @@ for env in "$@"; do
 done
 exit 0
 SH
-cat > "$out/run-decode-bench.sh" <<'SH'
-#!/usr/bin/env bash
-# On the GPU host (after install-cuda.sh): the decoding benchmark of mdlm-core's README, side by
-# side with transformers. Trains the AR world model of the issue's table (tools/gpu/decode-wm.json,
-# 8×512 qwen3) on an ALFWorld corpus, adapts BD3 from it, then decodes the same held-out prompt ids
-# with our decoders and with transformers' generate. Each stage is skipped when its output exists,
-# so a call stopped at its limit continues in the next. Results go to $OUT.
-# Usage: AR_STEPS=600 BD3_STEPS=300 bundle/run-decode-bench.sh
-set -uo pipefail
-cd "$(dirname "$0")"
-export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
-w=${WORK:-/tmp/decode}
-mkdir -p "$w" "${OUT:-/tmp/out}"
-cli() { ./node cli.mjs "$@"; }
-[ -f "$w/train.jsonl" ] || cli env corpus alfworld --split train --episodes ${EPISODES:-600} --seed 1 --out "$w/train.jsonl" || exit 1
-[ -f "$w/eval.jsonl" ] || cli env corpus alfworld --split eval_in_distribution --episodes 40 --seed 2 --out "$w/eval.jsonl" || exit 1
-[ -f "$w/tokenizer.json" ] || cli tokenizer train --data "$w/train.jsonl" --vocab-size 4096 --out "$w/tokenizer.json" || exit 1
-[ -f "$w/ar/model/model.safetensors" ] || cli wm train --config decode-wm.json --objective ar --steps ${AR_STEPS:-600} --data "$w/train.jsonl" \
-  --eval-data "$w/eval.jsonl" --tokenizer "$w/tokenizer.json" --out "$w/ar" --provider cuda --precision bfloat16 --auto-resume 2>&1 | tail -n 3
-[ -f "$w/bd3/model/model.safetensors" ] || cli wm train --config decode-wm.json --objective bd3 --init "$w/ar/model" --steps ${BD3_STEPS:-300} --data "$w/train.jsonl" \
-  --eval-data "$w/eval.jsonl" --out "$w/bd3" --provider cuda --precision bfloat16 --auto-resume 2>&1 | tail -n 3
-common=(--ar "$w/ar/model" --bd3 "$w/bd3/model" --n 64 --provider cuda --max-new ${MAX_NEW:-128})
-[ -f "$w/prompts.json" ] || ./node decode.bench.mjs "${common[@]}" --rows "$w/eval.jsonl" --write-prompts "$w/prompts.json" --decoders resident --batches 1 --single 1 >/dev/null
-[ -f "$w/hf.json" ] || /opt/torch/.venv/bin/python3 hf_generate.py --model "$w/ar/model" --prompts "$w/prompts.json" --batches ${BATCHES:-1,16,64} --single ${SINGLE:-4} --out "$w/hf.json"
-./node decode.bench.mjs "${common[@]}" --prompts "$w/prompts.json" --reference "$w/hf.json" --batches ${BATCHES:-1,16,64} --single ${SINGLE:-4} \
-  --decoders ${DECODERS:-resident,host} --host-batches ${HOST_BATCHES:-1} --out "$w/decode.json"
-cp "$w/decode.json" "$w/hf.json" "$w/ar/metrics.jsonl" "${OUT:-/tmp/out}/" 2>/dev/null
-cp "$w/bd3/metrics.jsonl" "${OUT:-/tmp/out}/bd3-metrics.jsonl" 2>/dev/null
-exit 0
-SH
-chmod +x "$out/run-decode-bench.sh" "$out/run-repro.sh" "$out/setup.sh" "$out/run-bench.sh" "$out/install-cuda.sh" "$out/run-gpu-train.sh"
+chmod +x "$out/run-repro.sh" "$out/setup.sh" "$out/run-bench.sh" "$out/install-cuda.sh" "$out/run-gpu-train.sh"
 du -sh "$out"

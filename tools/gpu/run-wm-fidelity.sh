@@ -6,7 +6,8 @@
 # benchmark on those models against transformers. Each stage is skipped once its output exists and
 # a killed training resumes, so calls of ≤ 10 minutes continue where the last stopped; training
 # stops at its step count or at the call's deadline (DEADLINE seconds from the start, default 540).
-# Results go to $OUT. Usage: AR_STEPS=1500 BD3_STEPS=400 bundle/run-wm-fidelity.sh
+# Results go to $OUT. CONFIG names the model (default fidelity-wm.json, 12×768; decode-wm.json is
+# the 8×512 model of issue 29's first table). Usage: AR_STEPS=1500 BD3_STEPS=400 bundle/run-wm-fidelity.sh
 set -uo pipefail
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
@@ -24,7 +25,7 @@ train() { # objective dir steps extra...
   local o=$1 dir=$2 steps=$3; shift 3
   [ -f "$dir/model/model.safetensors" ] && return 0
   [ "$(left)" -gt 60 ] || return 1
-  timeout "$(left)" ./node cli.mjs wm train --config fidelity-wm.json --objective "$o" --steps "$steps" --data "$w/train.jsonl" --eval-data "$w/valid.jsonl" \
+  timeout "$(left)" ./node cli.mjs wm train --config "${CONFIG:-fidelity-wm.json}" --objective "$o" --steps "$steps" --data "$w/train.jsonl" --eval-data "$w/valid.jsonl" \
     --out "$dir" --provider cuda --precision bfloat16 --save-every 100 --auto-resume "$@" 2>&1 | grep -v '^step ' | tail -n 3
   cp "$dir/metrics.jsonl" "$out/$(basename "$dir")-metrics.jsonl" 2>/dev/null
   [ -f "$dir/model/model.safetensors" ]

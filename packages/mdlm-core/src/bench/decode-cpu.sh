@@ -4,7 +4,7 @@
 # ALFWorld corpus whose prompts are ~2.5k tokens; the speed, not the answers, is what is measured
 # here, and the [x_t ; x_0] rows of BD3 training take ~10 GB at 3k tokens), decoded by the host-cache and the resident
 # decoder side by side. Models and corpus are kept in tmp/bench-decode; extra arguments go to the
-# bench (e.g. --batches 1,16 --n 16). The GPU version, against transformers: bundle/run-decode-bench.sh.
+# bench (e.g. --batches 1,16 --n 16). The GPU version, against transformers: bundle/run-wm-fidelity.sh (tools/gpu).
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
 w=tmp/bench-decode
