@@ -8,6 +8,10 @@
 // commits some. A finished block is checked for stop ids (stop after it, cut at the first one)
 // and is committed to the cache by the next forward pass — merged with the first denoising pass
 // of the next block unless mergeCommit is false (the training mask allows both; §2.12).
+// A token-shifted model (adapted from AR; trained with tokenShift) predicts position i from the
+// output at i−1: inside a block from the query's i−1, at a block start from the last committed
+// token, whose output the commit pass returns (BlockItem.commitEnd) and the row keeps until that
+// position is filled.
 import { checkTokenSampling, chooseToken, type TokenSampling } from './token.js';
 import { badOption, SamplingError } from './errors.js';
 import type { BlockDecoder, BlockDiffusionModel, BlockItem, GreedyChoices } from './model.js';
@@ -33,6 +37,8 @@ export interface BlockDiffusionOptions extends TokenSampling {
   mergeCommit?: boolean;
   /** Repetition penalty over prompt tokens too (default: only committed generated tokens, as lmdeploy's dLLM path). */
   penalizePrompt?: boolean;
+  /** The model predicts token i at position i−1 (generation_config `token_shift`; default false). */
+  tokenShift?: boolean;
   /**
    * Greedy decoding takes its choices from the model's forwardGreedy when it has one (default
    * true): the same tokens, without copying logits out; false reads the logits (for comparisons).
@@ -56,6 +62,8 @@ class BlockRow {
   generated: number[] = [];
   pending: number[];
   readonly penalize: Set<number>;
+  /** Token shift: the block start's prediction, from the last committed token's output. */
+  carry: { logits?: Float32Array; greedy?: Proposal } | undefined;
   done = false;
   finish: 'stop' | 'length' = 'length';
 
@@ -152,6 +160,39 @@ class BlockRow {
   }
 }
 
+/**
+ * Which outputs a step reads for the masked positions `masked` of a row: `targets` are the block
+ * positions its result rows predict, in result order. Unshifted: each masked position's own.
+ * Shifted: i−1's for i > 0, and for a masked block start the commit's last output when this pass
+ * commits (`commitEnd`, the first row), else the row's kept `carry` (no row).
+ */
+function readPlan(r: BlockRow, masked: readonly number[], shifted: boolean): { logitsOf: number[]; commitEnd: boolean; targets: number[] } {
+  if (!shifted) return { logitsOf: [...masked], commitEnd: false, targets: [...masked] };
+  const inner = masked.filter((i) => i > 0);
+  const start = masked[0] === 0;
+  const commitEnd = start && r.pending.length > 0;
+  if (start && !commitEnd && !r.carry) throw new SamplingError('bad_model', 'block diffusion: a token-shifted block start has no committed output to predict it');
+  return { logitsOf: inner.map((i) => i - 1), commitEnd, targets: commitEnd ? [0, ...inner] : inner };
+}
+
+/**
+ * propose(k, i) for masked[k] = block position i, from `at(row, i)` over the step's result rows
+ * (row −1: the row's kept carry; greedy carries are read directly).
+ */
+function proposeFrom(r: BlockRow, masked: readonly number[], commitEnd: boolean, shifted: boolean, at: (row: number, i: number) => Proposal): (k: number, i: number) => Proposal {
+  if (!shifted) return (k, i) => at(k, i);
+  const startMasked = masked[0] === 0;
+  return (k, i) => {
+    if (i === 0) {
+      if (commitEnd) return at(0, 0);
+      return r.carry!.greedy ?? at(-1, 0);
+    }
+    // result rows: [commit end]? then i−1 for each masked i > 0, in order
+    const row = (commitEnd ? 1 : 0) + k - (startMasked ? 1 : 0);
+    return at(row, i);
+  };
+}
+
 /** Samples one completion per request; rows advance in lockstep, one batched forward per step. */
 export async function sampleBlockDiffusion(model: BlockDiffusionModel, requests: readonly SampleRequest[], options: BlockDiffusionOptions): Promise<SampleResult[]> {
   const where = 'block diffusion';
@@ -170,6 +211,7 @@ export async function sampleBlockDiffusion(model: BlockDiffusionModel, requests:
   if (stops.has(o.maskId)) throw badOption(where, 'the mask id cannot be a stop id');
   const schedule = transferSchedule(b, steps);
   const merge = o.mergeCommit ?? true;
+  const shifted = o.tokenShift === true;
   const v = model.vocabSize;
 
   const t0 = performance.now();
@@ -188,37 +230,58 @@ export async function sampleBlockDiffusion(model: BlockDiffusionModel, requests:
       const active = rows.map((r, i) => ({ r, i })).filter(({ r }) => !r.done);
       if (active.length === 0) break;
       if (!merge) {
-        const commits: BlockItem[] = active.filter(({ r }) => r.pending.length).map(({ r, i }) => ({ row: i, commit: r.pending }));
+        const committing = active.filter(({ r }) => r.pending.length);
+        // shifted: a masked block start reads the commit's last output, kept for the block's steps
+        const ends = committing.map(({ r }) => shifted && r.block[0] === o.maskId);
+        const commits: BlockItem[] = committing.map(({ r, i }, n) =>
+          ends[n] ? { row: i, commit: r.pending, commitEnd: true, ...(greedy && r.anchorEnd > 0 ? { banOf: [r.banOf(0)] } : {}) } : { row: i, commit: r.pending },
+        );
         if (commits.length) {
-          await decoder.forward(commits);
-          for (const { r } of active)
-            if (r.pending.length) {
-              r.pending = [];
-              r.clock.forwards++;
+          const out = greedy ? await greedy(commits, banLists) : await decoder.forward(commits);
+          const answers = ends.filter((e) => e).length;
+          if (out.length !== answers) throw new SamplingError('bad_model', `${where}: the model returned ${out.length} results for ${answers} commit outputs`);
+          let a = 0;
+          committing.forEach(({ r }, n) => {
+            if (ends[n]) {
+              const res = out[a++]!;
+              r.carry = greedy ? { greedy: { token: (res as GreedyChoices).tokens[0]!, conf: (res as GreedyChoices).probs[0]! } } : { logits: (res as Float32Array).slice(0, v) };
             }
+            r.pending = [];
+            r.clock.forwards++;
+          });
         }
       }
-      // Only the masked positions' logits are read, so only theirs are asked for.
+      // Only the masked positions' logits are read, so only theirs are asked for: position i's own
+      // (unshifted), or i−1's, and the commit's last output for a masked block start (shifted).
       const masked = active.map(({ r }) => r.masked());
+      const plans = active.map(({ r }, n) => readPlan(r, masked[n]!, shifted));
       const items: BlockItem[] = active.map(({ r, i }, n) => {
-        const it: BlockItem = r.pending.length ? { row: i, commit: r.pending, query: r.block, logitsOf: masked[n]! } : { row: i, query: r.block, logitsOf: masked[n]! };
-        if (greedy && r.anchorEnd > 0) it.banOf = masked[n]!.map((p) => r.banOf(p));
+        const { logitsOf, commitEnd, targets } = plans[n]!;
+        const it: BlockItem = r.pending.length ? { row: i, commit: r.pending, query: r.block, logitsOf } : { row: i, query: r.block, logitsOf };
+        if (commitEnd) it.commitEnd = true;
+        if (greedy && r.anchorEnd > 0) it.banOf = targets.map((p) => r.banOf(p));
         return it;
       });
       const out = greedy ? await greedy(items, banLists) : await decoder.forward(items);
       if (out.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${out.length} results for ${items.length} queries`);
       active.forEach(({ r }, n) => {
         const want = masked[n]!;
+        const { targets, commitEnd } = plans[n]!;
+        // result row of each target position, and where a block start's prediction comes from
         let propose: (k: number, i: number) => Proposal;
         if (greedy) {
           const picks = out[n] as GreedyChoices;
-          if (picks.tokens.length !== want.length || picks.probs.length !== want.length)
-            throw new SamplingError('bad_model', `${where}: greedy choices for row ${n} cover ${picks.tokens.length} positions, expected ${want.length}`);
-          propose = (k) => ({ token: picks.tokens[k]!, conf: picks.probs[k]! });
+          if (picks.tokens.length !== targets.length || picks.probs.length !== targets.length)
+            throw new SamplingError('bad_model', `${where}: greedy choices for row ${n} cover ${picks.tokens.length} positions, expected ${targets.length}`);
+          const at = (k: number): Proposal => ({ token: picks.tokens[k]!, conf: picks.probs[k]! });
+          if (commitEnd) r.carry = { greedy: at(0) };
+          propose = proposeFrom(r, want, commitEnd, shifted, at);
         } else {
           const l = out[n] as Float32Array;
-          if (l.length !== want.length * v) throw new SamplingError('bad_model', `${where}: logits for row ${n} have ${l.length} values, expected ${want.length} × ${v}`);
-          propose = (k, i) => r.choose(l.subarray(k * v, (k + 1) * v), i, banLists);
+          if (l.length !== targets.length * v) throw new SamplingError('bad_model', `${where}: logits for row ${n} have ${l.length} values, expected ${targets.length} × ${v}`);
+          const rowAt = (k: number) => l.subarray(k * v, (k + 1) * v);
+          if (commitEnd) r.carry = { logits: rowAt(0).slice() };
+          propose = proposeFrom(r, want, commitEnd, shifted, (k, i) => r.choose(k < 0 ? r.carry!.logits! : rowAt(k), i, banLists));
         }
         r.pending = [];
         r.clock.forwards++;

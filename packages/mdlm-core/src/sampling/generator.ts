@@ -126,6 +126,8 @@ export interface GeneratorParts {
   maskId?: number;
   /** Stop ids; <|im_end|> and <|endoftext|> are always added when the vocabulary has them. */
   stopIds?: readonly number[];
+  /** bd3: the model predicts token i at position i−1 (trained with tokenShift; generation_config `token_shift`). */
+  tokenShift?: boolean;
   /** bd3: the checkpoint's own decoding defaults (SDAR's), used where generate options give none. */
   decoding?: Partial<Pick<BlockDecodingSettings, 'denoisingSteps' | 'threshold' | 'unmasking'>>;
   /** Where these parts came from, for messages. */
@@ -155,6 +157,8 @@ export class ChatGenerator {
   /** The block length of bd3 decoding (undefined for ar and mdlm). */
   readonly blockLength: number | undefined;
   readonly maskId: number | undefined;
+  /** bd3: token i is predicted at position i−1 (a model adapted from AR, trained shifted). */
+  readonly tokenShift: boolean;
   readonly stopIds: readonly number[];
   readonly source: string;
   /** bd3 decoding defaults of the checkpoint (SDAR's settings for an SDAR checkpoint; empty otherwise). */
@@ -170,6 +174,7 @@ export class ChatGenerator {
     this.config = parts.config;
     this.blockLength = backend.kind === 'bd3' ? backend.model.blockLength : undefined;
     this.maskId = backend.kind === 'ar' ? (parts.maskId ?? parts.tokenizer.maskId) : backend.maskId;
+    this.tokenShift = backend.kind === 'bd3' && parts.tokenShift === true;
     this.stopIds = stopIds;
     this.source = parts.source ?? 'in-memory model';
     this.decoding = parts.decoding ?? {};
@@ -196,6 +201,8 @@ export class ChatGenerator {
       throw new SamplingError('bad_model', `${where}: block_length must be an integer ≥ 1, got ${JSON.stringify(blockLength)}`);
     const maskId = sdar?.maskId ?? gc?.['mask_token_id'];
     if (maskId !== undefined && !Number.isInteger(maskId)) throw new SamplingError('bad_model', `${where}: mask_token_id must be an integer, got ${JSON.stringify(maskId)}`);
+    const tokenShift = gc?.['token_shift'];
+    if (tokenShift !== undefined && typeof tokenShift !== 'boolean') throw new SamplingError('bad_model', `${where}: token_shift must be true or false, got ${JSON.stringify(tokenShift)}`);
     return ChatGenerator.create(
       {
         objective,
@@ -205,6 +212,7 @@ export class ChatGenerator {
         ...(blockLength !== undefined ? { blockLength: blockLength as number } : {}),
         ...(maskId !== undefined ? { maskId: maskId as number } : {}),
         stopIds: stopIdsOf(gc, where),
+        ...(tokenShift === true ? { tokenShift } : {}),
         ...(sdar ? { decoding: { denoisingSteps: sdar.denoisingSteps, threshold: sdar.threshold, unmasking: sdar.unmasking } } : {}),
         source: dir,
       },
@@ -351,6 +359,7 @@ export class ChatGenerator {
           maskId: b.maskId,
           maxNewTokens,
           stopIds,
+          ...(this.tokenShift ? { tokenShift: true } : {}),
           unmasking: o.unmasking ?? this.decoding.unmasking ?? 'low_confidence_dynamic',
           threshold: o.threshold ?? this.decoding.threshold ?? 0.85,
           ...((o.denoisingSteps ?? this.decoding.denoisingSteps) !== undefined ? { denoisingSteps: (o.denoisingSteps ?? this.decoding.denoisingSteps)! } : {}),

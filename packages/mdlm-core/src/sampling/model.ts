@@ -32,7 +32,13 @@ export interface BlockItem {
    * ones; default every position. Fewer rows through the LM head and out of the model per step.
    */
   logitsOf?: readonly number[];
-  /** forwardGreedy: per `logitsOf` position, the index of its banned list (default 0). */
+  /**
+   * Also the output of the last token of `commit` (a token-shifted model's prediction of the next
+   * block's first token), as the first row of the item's result, ahead of the `logitsOf` rows. An
+   * item with `commitEnd` and no query is answered too (its one row).
+   */
+  commitEnd?: boolean;
+  /** forwardGreedy: per result row (the commitEnd row first, then the `logitsOf` positions), the index of its banned list (default 0). */
   banOf?: readonly number[];
 }
 

@@ -33,10 +33,10 @@ function causalOnly(config: TransformerConfig, what: string): void {
   if (config.lfm2) throw new SamplingError('bad_option', `${what}: LFM2 models mix tokens with causal convolutions and decode left to right only (objective ar)`);
 }
 
-/** The item's banned-list index per wanted position, when it gives them (checked against its wanted count). */
-function banOf(it: BlockItem, wanted: readonly number[]): { banOf?: readonly number[] } {
+/** The item's banned-list index per result row, when it gives them (checked against its row count). */
+function banOf(it: BlockItem, rows: number): { banOf?: readonly number[] } {
   if (it.banOf === undefined) return {};
-  if (it.banOf.length !== wanted.length) throw new SamplingError('bad_input', `block model: row ${it.row} gives ${it.banOf.length} banned-list indices for ${wanted.length} wanted positions`);
+  if (it.banOf.length !== rows) throw new SamplingError('bad_input', `block model: row ${it.row} gives ${it.banOf.length} banned-list indices for ${rows} result rows`);
   return { banOf: it.banOf };
 }
 
@@ -136,9 +136,14 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
         const commit = it.commit ?? [];
         if (commit.length % B !== 0) throw new SamplingError('bad_input', `block model: row ${it.row} commits ${commit.length} tokens, not whole blocks of ${B}`);
         if (it.query && it.query.length !== B) throw new SamplingError('bad_input', `block model: row ${it.row} queries ${it.query.length} tokens, a block is ${B}`);
+        if (it.commitEnd && commit.length === 0) throw new SamplingError('bad_input', `block model: row ${it.row} asks for its commit's last output but commits nothing`);
         const query = it.query ?? [];
         const wanted = it.query ? queryLogits(it, B) : [];
-        queried.push(it.query !== undefined);
+        const answered = it.query !== undefined || it.commitEnd === true;
+        queried.push(answered);
+        // The commit's last token sits just before the query (or at the end of the pass).
+        const withEnd = (at: number) => (it.commitEnd ? [at - 1, ...shift(wanted, at)] : shift(wanted, at));
+        const resultRows = wanted.length + (it.commitEnd ? 1 : 0);
         if (rows.batch) {
           const tokens = commit.length ? [...commit, ...query] : query;
           const length = rows.batch.length(it.row);
@@ -149,20 +154,20 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
             allowed: blockCausal,
             visible: throughBlock,
             keep: commit.length,
-            logitsOf: shift(wanted, commit.length),
-            ...banOf(it, wanted),
+            logitsOf: withEnd(commit.length),
+            ...banOf(it, resultRows),
           });
         } else {
           const h = rows.history[it.row]!;
           h.push(...commit);
-          if (!it.query) continue;
+          if (!answered) continue;
           const tokens = [...h, ...query];
-          passes.push({ row: it.row, tokens, positions: range(0, tokens.length), allowed: blockCausal, visible: throughBlock, keep: 0, logitsOf: shift(wanted, h.length), ...banOf(it, wanted) });
+          passes.push({ row: it.row, tokens, positions: range(0, tokens.length), allowed: blockCausal, visible: throughBlock, keep: 0, logitsOf: withEnd(h.length), ...banOf(it, resultRows) });
         }
       }
       // Items without a query give no result (kv: their pass only commits; none: they have no pass).
       const answered = <R>(out: R[]): R[] => (rows.batch ? out.filter((_, k) => queried[k]) : out);
-      return { passes, answered, commitOnly: !items.some((it) => it.query) };
+      return { passes, answered, commitOnly: !queried.some((q) => q) };
     };
     const run = (passes: readonly BatchPass[], commitOnly: boolean) => (rows.batch ? rows.batch.run(passes, commitOnly) : (this.decoder as OnnxDecoder).run(passes.map(uncachedPass)));
     let bans: GreedyBans | undefined;

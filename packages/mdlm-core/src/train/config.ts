@@ -55,6 +55,13 @@ export const trainConfigSchema = z
       .tuple([z.number(), z.number()])
       .refine(([lo, hi]) => lo > 0 && lo < hi && hi <= 1, 'must be [lo, hi] with 0 < lo < hi ≤ 1')
       .default([...MASK_RANGE_PRESETS.full]),
+    /**
+     * bd3: predict token i from the output at position i−1 (Dream's and Fast-dLLM v2's token shift,
+     * which keeps an AR model's next-token head meaningful when a diffusion model is adapted from
+     * it). 'auto' turns it on for a run initialised from an AR checkpoint (or a bd3 one trained
+     * shifted) and off from scratch and for SDAR checkpoints, which are trained unshifted.
+     */
+    tokenShift: z.enum(['auto', 'on', 'off']).default('auto'),
     /** Block length of bd3 (and the EOS padding unit of mdlm). SDAR trains with 4. */
     blockLength: int(1).default(4),
     /** Rows per micro-batch, and micro-batches per optimizer step. */

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { tinyWmConfig, tinyWmTokenizer, tinyWmTokenizerJson, trainTinyWorldModel, transitionsDir } from '../testing/index.js';
+import { ChatGenerator } from '../sampling/index.js';
 import { trainWorldModel } from './trainer.js';
 
 async function weightsOf(dir: string): Promise<Record<string, Float32Array>> {
@@ -45,7 +46,11 @@ describe('bd3 initialised from an ar run', () => {
     const arCk = await loadCheckpoint(ar, { optimizer: false });
     const bd3Ck = await loadCheckpoint(await bd3From(ar, data, 0), { optimizer: false });
     expect(bd3Ck.config).toEqual(arCk.config);
-    expect(bd3Ck.generationConfig).toMatchObject({ objective: 'bd3' });
+    // tokenShift auto: adapted from AR, the model keeps predicting token i at i−1, and says so for the sampler.
+    expect(bd3Ck.generationConfig).toMatchObject({ objective: 'bd3', token_shift: true });
+    expect((await ChatGenerator.load(await bd3From(ar, data, 0), { provider: 'cpu' })).tokenShift).toBe(true);
+    // From scratch the objective predicts each token at its own position.
+    expect((await ChatGenerator.load(await trainTinyWorldModel({ data, settings: { objective: 'bd3', steps: 2 } }), { provider: 'cpu' })).tokenShift).toBe(false);
     // One step with a learning rate moves them: the comparison above would see a change.
     const moved = await weightsOf(await bd3From(ar, data, 1e-3));
     expect(Object.entries(arWeights).some(([name, w]) => w.some((x, i) => x !== moved[name]![i]))).toBe(true);

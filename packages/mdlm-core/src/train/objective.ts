@@ -4,6 +4,10 @@
 //   mdlm  bidirectional attention inside each sample; masked-diffusion NELBO on masked targets.
 //   bd3   SDAR/BD3-LM block diffusion: one pass over [x_t ; x_0] (2T tokens), noisy block b sees
 //         itself and the clean blocks before it, the clean stream is block-causal; loss on x_t.
+//         With `tokenShift` (models adapted from AR: Dream, Fast-dLLM v2), token i is predicted from
+//         the output at i−1, as the AR model it started from predicts it: inside a block from the
+//         noisy stream's i−1, at a block start from the clean stream's i−1 (the last token of the
+//         previous block, which sees exactly its causal prefix) — what the sampler reads at inference.
 // Packed samples never see each other, positions restart at 0 in every sample, and blocks are
 // counted from the start of each sample (examples are padded to whole blocks, so they stay aligned).
 // A sample may hold several target spans (an episode row: one per observation); each gets its own
@@ -32,6 +36,8 @@ export interface ObjectiveSpec {
   maskId: number;
   /** Mask-ratio range of the diffusion objectives (default [0.001, 1]). */
   maskRange?: readonly [number, number];
+  /** bd3 only: predict token i from the output at i−1 (see the header; default false). */
+  tokenShift?: boolean;
 }
 
 const NEG = -1e9;
@@ -42,6 +48,7 @@ export const modelLength = (s: ObjectiveSpec) => (s.objective === 'bd3' ? 2 * s.
 export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'optimizer' | 'clipNorm'> = {}): StepGraphSpec {
   // LFM2's convolutions run along the sequence causally: neither [x_t ; x_0] nor a bidirectional canvas is its computation.
   if (s.model.lfm2 && s.objective !== 'ar') throw new RangeError(`objective ${s.objective}: LFM2 models (causal convolutions) train with the ar objective only`);
+  if (s.tokenShift && s.objective !== 'bd3') throw new RangeError(`objective ${s.objective}: tokenShift is a bd3 setting (ar predicts the next token already; mdlm has no shifted sampler)`);
   const S = modelLength(s);
   const B = s.batch,
     T = s.length;
@@ -65,10 +72,12 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
             { name: 'normalizer', dtype: 'float32' as const, shape: [] },
           ]
         : []),
+      // tokenShift: for each x_t position (b, t), the model position whose output predicts it.
+      ...(s.tokenShift ? [{ name: 'logit_rows', dtype: 'int64' as const, shape: [B * T, 2] }] : []),
     ],
     loss: (p, b) => {
       // bd3: logits (and the loss) for the x_t half only; the clean half only provides keys and values.
-      const logitsRange = s.objective === 'bd3' ? ([0, T] as const) : undefined;
+      const logitsRange = s.objective === 'bd3' && !s.tokenShift ? ([0, T] as const) : undefined;
       const logits = transformerForward(s.model, p, {
         inputIds: b.input_ids!,
         mask: attentionBiasGraph(s, b.segment_ids!, b.block_ids),
@@ -76,6 +85,7 @@ export function objectiveStepSpec(s: ObjectiveSpec, opts: Pick<StepGraphSpec, 'o
         // packed samples: LFM2's convolution taps stop at each sample's start, as its attention does
         ...(s.model.lfm2 ? { segmentIds: b.segment_ids! } : {}),
         ...(logitsRange ? { logitsRange } : {}),
+        ...(s.tokenShift ? { logitsAt: b.logit_rows! } : {}),
       });
       if (!diffusion) return { loss: nextTokenLoss(logits, b.input_ids!, b.loss_weights!) };
       const V = s.model.vocabSize;
@@ -163,6 +173,47 @@ export function attentionBiasGraph(s: ObjectiveSpec, segmentIds: Tensor, blockId
   return unsqueeze(where(allowed, 0, NEG), [1]);
 }
 
+/**
+ * tokenShift's `logit_rows`: for x_t position t of row r, [r, source] with source the model position
+ * whose output predicts its token — t−1 (noisy stream) inside a block, T + t − 1 (clean stream) at a
+ * block start. A sample's first token and padding have no predecessor: they are never targets, and
+ * take a position no target reads, because GatherND's gradient is a ScatterND(add) that must not see
+ * a repeated index (ORT's CPU kernel adds repeats from several threads unlocked).
+ */
+export function shiftedLogitRows(s: ObjectiveSpec, packed: PackedBatch): BigInt64Array {
+  const B = s.batch,
+    T = s.length,
+    block = BigInt(s.blockLength);
+  const out = new BigInt64Array(B * T * 2);
+  const used = new Uint8Array(2 * T);
+  for (let r = 0; r < B; r++) {
+    used.fill(0);
+    const source = new Int32Array(T).fill(-1);
+    for (let t = 0; t < T; t++) {
+      const at = r * T + t;
+      const pos = packed.positions[at]!;
+      if (packed.sample[at]! < 0) continue;
+      if (pos === 0n) {
+        if (packed.target[at]) throw new RangeError(`shiftedLogitRows: row ${r} has a target at a sample's first token (${t}); nothing precedes it to predict it`);
+        continue;
+      }
+      source[t] = pos % block !== 0n ? t - 1 : T + t - 1;
+      used[source[t]!] = 1;
+    }
+    for (let t = 0; t < T; t++) {
+      if (source[t]! < 0) {
+        const free = !used[t] ? t : !used[T + t] ? T + t : used.indexOf(0);
+        if (free < 0) throw new RangeError('shiftedLogitRows: no free position for a token without a predecessor');
+        source[t] = free;
+        used[free] = 1;
+      }
+      out[2 * (r * T + t)] = BigInt(r);
+      out[2 * (r * T + t) + 1] = BigInt(source[t]!);
+    }
+  }
+  return out;
+}
+
 /** A value per model position, from the row's token at that position (bd3's two halves repeat the row). */
 function perModelPosition(s: ObjectiveSpec, packed: PackedBatch, value: (token: number) => bigint): BigInt64Array {
   const T = s.length,
@@ -226,5 +277,6 @@ export function objectiveFeeds(s: ObjectiveSpec, packed: PackedBatch, rng: Rng):
     targets: hostTensor('int64', packed.ids, [B, T]),
     loss_weights: hostTensor('float32', weights, [B, T]),
     normalizer: hostTensor('float32', Float32Array.of(Math.max(packed.targetTokens, 1)), []),
+    ...(s.tokenShift ? { logit_rows: hostTensor('int64', shiftedLogitRows(s, packed), [B * T, 2]) } : {}),
   };
 }

@@ -169,6 +169,18 @@ function scheduleOf(c: TrainConfig): Schedule {
   }
 }
 
+/**
+ * Whether an --init checkpoint predicts token i at position i−1: an AR model (objective ar, or a
+ * pretrained causal LM without our generation_config objective) or a bd3 model trained shifted —
+ * not an SDAR checkpoint or an unshifted diffusion model.
+ */
+export function initPredictsNext(generationConfig: Readonly<Record<string, unknown>> | undefined, model: ModelConfig): boolean {
+  if (model.blockDiffusion) return false;
+  const objective = generationConfig?.['objective'];
+  if (objective === 'bd3' || objective === 'mdlm') return generationConfig?.['token_shift'] === true;
+  return true;
+}
+
 /** N(0, 0.02²) weights (transformers' initializer_range), ones for norms, zeros for biases; seeded per parameter. */
 export function initialWeights(model: ModelConfig, seed: number): Record<string, Float32Array> {
   const out: Record<string, Float32Array> = {};
@@ -227,6 +239,8 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   let scaler: ScalerState | undefined;
   let startStep = 1;
   let tokensSeen = 0;
+  /** Whether the weights the run starts from predict token i at position i−1 (tokenShift 'auto'). */
+  let shiftedBefore = false;
   if (resumeFrom) {
     const ck = await loadCheckpoint(resumeFrom);
     model = parseHfConfig(ck.config, join(resumeFrom, 'config.json'));
@@ -239,10 +253,12 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
     if (state.loss_scaler && o.precision === 'float16') scaler = parseScaler(state.loss_scaler, join(resumeFrom, 'trainer_state.json'));
     tokensSeen = state.tokens_seen;
     log(`resuming ${o.out} from ${resumeFrom} (step ${state.step})`);
+    shiftedBefore = ck.generationConfig?.['token_shift'] === true;
   } else if (o.init) {
     const ck = await loadCheckpoint(o.init);
     model = parseHfConfig(ck.config, join(o.init, 'config.json'));
     init = weightArrays(ck.weights);
+    shiftedBefore = initPredictsNext(ck.generationConfig, model);
   } else {
     model = parseHfConfig({ vocab_size: tok.vocabSize, ...cfg.model }, 'train config "model"');
     init = initialWeights(model, cfg.seed);
@@ -282,7 +298,10 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   // Written once the run can start: a failed start (bad rows, a model that does not fit) leaves no run to --resume.
   if (!resumeFrom) await writeFileAtomic(configPath, `${JSON.stringify({ config: cfg, init: o.init ?? null }, null, 2)}\n`);
 
-  const spec: ObjectiveSpec = { objective: cfg.objective, model, batch: cfg.batchSize, length: cfg.seqLength, blockLength: cfg.blockLength, maskId: maskId ?? 0, maskRange: cfg.maskRange };
+  const tokenShift = cfg.objective === 'bd3' && (cfg.tokenShift === 'on' || (cfg.tokenShift === 'auto' && shiftedBefore));
+  if (cfg.tokenShift === 'on' && cfg.objective !== 'bd3') throw new TrainError(`tokenShift on: a bd3 setting, not ${cfg.objective}'s`);
+  if (cfg.objective === 'bd3') log(`bd3: token shift ${tokenShift ? 'on (token i predicted at i−1, as the AR model it starts from)' : 'off (token i predicted at i)'}`);
+  const spec: ObjectiveSpec = { objective: cfg.objective, model, batch: cfg.batchSize, length: cfg.seqLength, blockLength: cfg.blockLength, maskId: maskId ?? 0, maskRange: cfg.maskRange, tokenShift };
   const stepSpec = objectiveStepSpec(spec, { optimizer: { weightDecay: cfg.weightDecay }, clipNorm: cfg.clipNorm });
   const plan = new BatchPlan(
     corpus.train.map((e) => e.ids.length),
@@ -354,6 +373,8 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
         ...(maskId !== undefined ? { mask_token_id: maskId } : {}),
         objective: cfg.objective,
         block_length: cfg.blockLength,
+        // The sampler reads a shifted model's predictions at i−1 (ChatGenerator reads it).
+        ...(tokenShift ? { token_shift: true } : {}),
         // How world-model prompts must be laid out for this model (eval's LocalWorldModel reads it).
         ...(layout ? { world_model_layout: layout } : {}),
       },
