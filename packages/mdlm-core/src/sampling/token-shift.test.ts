@@ -30,9 +30,13 @@ describe('token-shifted block diffusion', () => {
   it('at block length 1 decodes exactly as AR over the same weights (greedy in the model and over logits, merged commits or not)', async () => {
     const reqs = requests(6);
     const want = toks(await sampleAutoregressive(await OnnxCausalModel.create(cfg, ar, exact), reqs, { temperature: 0, maxNewTokens: 9, bannedIds: [TOY.mask] }));
+    // Both cache decoders: the host one, and the resident one CUDA uses (here on the CPU, float32).
+    const resident = await OnnxBlockDiffusionModel.create(cfg, ar, 1, { provider: 'cpu', decoder: 'resident' });
+    const wantF32 = toks(await sampleAutoregressive(await OnnxCausalModel.create(cfg, ar, { provider: 'cpu', decoder: 'resident' }), reqs, { temperature: 0, maxNewTokens: 9, bannedIds: [TOY.mask] }));
     const bd = await OnnxBlockDiffusionModel.create(cfg, ar, 1, exact);
     for (const extra of [{}, { greedyInModel: false }, { mergeCommit: false }, { mergeCommit: false, greedyInModel: false }] as const) {
       expect(toks(await sampleBlockDiffusion(bd, reqs, { ...base, ...extra })), JSON.stringify(extra)).toEqual(want);
+      expect(toks(await sampleBlockDiffusion(resident, reqs, { ...base, ...extra })), `resident ${JSON.stringify(extra)}`).toEqual(wantF32);
     }
     // Unshifted, the same weights read position i's own output (the next token's prediction): another answer.
     expect(toks(await sampleBlockDiffusion(bd, reqs, { ...base, tokenShift: false }))).not.toEqual(want);
