@@ -62,8 +62,8 @@ class BlockRow {
   generated: number[] = [];
   pending: number[];
   readonly penalize: Set<number>;
-  /** Token shift: the block start's prediction, from the last committed token's output. */
-  carry: { logits?: Float32Array; greedy?: Proposal } | undefined;
+  /** Token shift: the block start's prediction, the last committed token's output (one result row). */
+  carry: StepResult | undefined;
   done = false;
   finish: 'stop' | 'length' = 'length';
 
@@ -160,37 +160,32 @@ class BlockRow {
   }
 }
 
+/** One item's result: logits [rows × V], or the greedy choices of its rows. */
+type StepResult = Float32Array | GreedyChoices;
+
+interface ReadPlan {
+  logitsOf: number[];
+  commitEnd: boolean;
+  /** The block positions the result rows predict, in result order. */
+  targets: number[];
+  /** Per masked position (in `masked` order), its result row, or −1: the row's kept carry. */
+  rowOf: number[];
+}
+
 /**
- * Which outputs a step reads for the masked positions `masked` of a row: `targets` are the block
- * positions its result rows predict, in result order. Unshifted: each masked position's own.
- * Shifted: i−1's for i > 0, and for a masked block start the commit's last output when this pass
- * commits (`commitEnd`, the first row), else the row's kept `carry` (no row).
+ * Which outputs a step reads for the masked positions `masked` of a row. Unshifted: each masked
+ * position's own. Shifted: i−1's for i > 0, and for a masked block start the commit's last output
+ * when this pass commits (`commitEnd`, the first row), else the row's kept carry.
  */
-function readPlan(r: BlockRow, masked: readonly number[], shifted: boolean): { logitsOf: number[]; commitEnd: boolean; targets: number[] } {
-  if (!shifted) return { logitsOf: [...masked], commitEnd: false, targets: [...masked] };
+function readPlan(r: BlockRow, masked: readonly number[], shifted: boolean): ReadPlan {
+  if (!shifted) return { logitsOf: [...masked], commitEnd: false, targets: [...masked], rowOf: masked.map((_, k) => k) };
   const inner = masked.filter((i) => i > 0);
   const start = masked[0] === 0;
   const commitEnd = start && r.pending.length > 0;
   if (start && !commitEnd && !r.carry) throw new SamplingError('bad_model', 'block diffusion: a token-shifted block start has no committed output to predict it');
-  return { logitsOf: inner.map((i) => i - 1), commitEnd, targets: commitEnd ? [0, ...inner] : inner };
-}
-
-/**
- * propose(k, i) for masked[k] = block position i, from `at(row, i)` over the step's result rows
- * (row −1: the row's kept carry; greedy carries are read directly).
- */
-function proposeFrom(r: BlockRow, masked: readonly number[], commitEnd: boolean, shifted: boolean, at: (row: number, i: number) => Proposal): (k: number, i: number) => Proposal {
-  if (!shifted) return (k, i) => at(k, i);
-  const startMasked = masked[0] === 0;
-  return (k, i) => {
-    if (i === 0) {
-      if (commitEnd) return at(0, 0);
-      return r.carry!.greedy ?? at(-1, 0);
-    }
-    // result rows: [commit end]? then i−1 for each masked i > 0, in order
-    const row = (commitEnd ? 1 : 0) + k - (startMasked ? 1 : 0);
-    return at(row, i);
-  };
+  const first = commitEnd ? 1 : 0; // rows after the commit end's: i−1 for each masked i > 0, in order
+  const rowOf = masked.map((i, k) => (i > 0 ? first + k - (start ? 1 : 0) : commitEnd ? 0 : -1));
+  return { logitsOf: inner.map((i) => i - 1), commitEnd, targets: commitEnd ? [0, ...inner] : inner, rowOf };
 }
 
 /** Samples one completion per request; rows advance in lockstep, one batched forward per step. */
@@ -213,6 +208,11 @@ export async function sampleBlockDiffusion(model: BlockDiffusionModel, requests:
   const merge = o.mergeCommit ?? true;
   const shifted = o.tokenShift === true;
   const v = model.vocabSize;
+  /** Result row k of `res` as block position i's proposal (the choice made in the model, or drawn from the logits). */
+  const proposalAt = (r: BlockRow, res: StepResult, k: number, i: number): Proposal =>
+    res instanceof Float32Array ? r.choose(res.subarray(k * v, (k + 1) * v), i, banLists) : { token: res.tokens[k]!, conf: res.probs[k]! };
+  /** The first row of a result, kept as a shifted row's carry. */
+  const firstRow = (res: StepResult): StepResult => (res instanceof Float32Array ? res.slice(0, v) : { tokens: res.tokens.slice(0, 1), probs: res.probs.slice(0, 1) });
 
   const t0 = performance.now();
   const rows = requests.map((req) => {
@@ -242,10 +242,7 @@ export async function sampleBlockDiffusion(model: BlockDiffusionModel, requests:
           if (out.length !== answers) throw new SamplingError('bad_model', `${where}: the model returned ${out.length} results for ${answers} commit outputs`);
           let a = 0;
           committing.forEach(({ r }, n) => {
-            if (ends[n]) {
-              const res = out[a++]!;
-              r.carry = greedy ? { greedy: { token: (res as GreedyChoices).tokens[0]!, conf: (res as GreedyChoices).probs[0]! } } : { logits: (res as Float32Array).slice(0, v) };
-            }
+            if (ends[n]) r.carry = firstRow(out[a++]!);
             r.pending = [];
             r.clock.forwards++;
           });
@@ -266,23 +263,16 @@ export async function sampleBlockDiffusion(model: BlockDiffusionModel, requests:
       if (out.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${out.length} results for ${items.length} queries`);
       active.forEach(({ r }, n) => {
         const want = masked[n]!;
-        const { targets, commitEnd } = plans[n]!;
-        // result row of each target position, and where a block start's prediction comes from
-        let propose: (k: number, i: number) => Proposal;
-        if (greedy) {
-          const picks = out[n] as GreedyChoices;
-          if (picks.tokens.length !== targets.length || picks.probs.length !== targets.length)
-            throw new SamplingError('bad_model', `${where}: greedy choices for row ${n} cover ${picks.tokens.length} positions, expected ${targets.length}`);
-          const at = (k: number): Proposal => ({ token: picks.tokens[k]!, conf: picks.probs[k]! });
-          if (commitEnd) r.carry = { greedy: at(0) };
-          propose = proposeFrom(r, want, commitEnd, shifted, at);
-        } else {
-          const l = out[n] as Float32Array;
-          if (l.length !== targets.length * v) throw new SamplingError('bad_model', `${where}: logits for row ${n} have ${l.length} values, expected ${targets.length} × ${v}`);
-          const rowAt = (k: number) => l.subarray(k * v, (k + 1) * v);
-          if (commitEnd) r.carry = { logits: rowAt(0).slice() };
-          propose = proposeFrom(r, want, commitEnd, shifted, (k, i) => r.choose(k < 0 ? r.carry!.logits! : rowAt(k), i, banLists));
+        const { targets, commitEnd, rowOf } = plans[n]!;
+        const res = out[n]!;
+        if (!(res instanceof Float32Array)) {
+          if (res.tokens.length !== targets.length || res.probs.length !== targets.length)
+            throw new SamplingError('bad_model', `${where}: greedy choices for row ${n} cover ${res.tokens.length} positions, expected ${targets.length}`);
+        } else if (res.length !== targets.length * v) {
+          throw new SamplingError('bad_model', `${where}: logits for row ${n} have ${res.length} values, expected ${targets.length} × ${v}`);
         }
+        if (commitEnd) r.carry = firstRow(res);
+        const propose = (k: number, i: number) => (rowOf[k]! < 0 ? proposalAt(r, r.carry!, 0, i) : proposalAt(r, res, rowOf[k]!, i));
         r.pending = [];
         r.clock.forwards++;
         r.update(want, propose, schedule, strategy, threshold);

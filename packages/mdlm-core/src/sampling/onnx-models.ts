@@ -130,7 +130,7 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
     const throughBlock = (i: number) => (Math.floor(i / B) + 1) * B;
     const toPasses = (items: readonly BlockItem[]) => {
       const passes: BatchPass[] = [];
-      const queried: boolean[] = [];
+      const withResult: boolean[] = [];
       for (const it of items) {
         rows.checkRow(it.row);
         const commit = it.commit ?? [];
@@ -139,8 +139,8 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
         if (it.commitEnd && commit.length === 0) throw new SamplingError('bad_input', `block model: row ${it.row} asks for its commit's last output but commits nothing`);
         const query = it.query ?? [];
         const wanted = it.query ? queryLogits(it, B) : [];
-        const answered = it.query !== undefined || it.commitEnd === true;
-        queried.push(answered);
+        const hasResult = it.query !== undefined || it.commitEnd === true;
+        withResult.push(hasResult);
         // The commit's last token sits just before the query (or at the end of the pass).
         const withEnd = (at: number) => (it.commitEnd ? [at - 1, ...shift(wanted, at)] : shift(wanted, at));
         const resultRows = wanted.length + (it.commitEnd ? 1 : 0);
@@ -160,14 +160,14 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
         } else {
           const h = rows.history[it.row]!;
           h.push(...commit);
-          if (!answered) continue;
+          if (!hasResult) continue;
           const tokens = [...h, ...query];
           passes.push({ row: it.row, tokens, positions: range(0, tokens.length), allowed: blockCausal, visible: throughBlock, keep: 0, logitsOf: withEnd(h.length), ...banOf(it, resultRows) });
         }
       }
-      // Items without a query give no result (kv: their pass only commits; none: they have no pass).
-      const answered = <R>(out: R[]): R[] => (rows.batch ? out.filter((_, k) => queried[k]) : out);
-      return { passes, answered, commitOnly: !queried.some((q) => q) };
+      // Items with neither a query nor commitEnd give no result (kv: their pass only commits; none: they have no pass).
+      const answered = <R>(out: R[]): R[] => (rows.batch ? out.filter((_, k) => withResult[k]) : out);
+      return { passes, answered, commitOnly: !withResult.some((q) => q) };
     };
     const run = (passes: readonly BatchPass[], commitOnly: boolean) => (rows.batch ? rows.batch.run(passes, commitOnly) : (this.decoder as OnnxDecoder).run(passes.map(uncachedPass)));
     let bans: GreedyBans | undefined;

@@ -174,7 +174,7 @@ function scheduleOf(c: TrainConfig): Schedule {
  * pretrained causal LM without our generation_config objective) or a bd3 model trained shifted —
  * not an SDAR checkpoint or an unshifted diffusion model.
  */
-export function initPredictsNext(generationConfig: Readonly<Record<string, unknown>> | undefined, model: ModelConfig): boolean {
+function initPredictsNext(generationConfig: Readonly<Record<string, unknown>> | undefined, model: ModelConfig): boolean {
   if (model.blockDiffusion) return false;
   const objective = generationConfig?.['objective'];
   if (objective === 'bd3' || objective === 'mdlm') return generationConfig?.['token_shift'] === true;
