@@ -8,6 +8,7 @@
 # stops at its step count or at the call's deadline (DEADLINE seconds from the start, default 540).
 # Results go to $OUT. CONFIG names the model (default fidelity-wm.json, 12×768; decode-wm.json is
 # the 8×512 model of issue 29's first table); SKIP_DECODE=1 leaves the decoding benchmark out.
+# SCRATCH_STEPS adds BD3 from scratch after the adapted one. Each eval's outputs come back as outputs-<name>.jsonl.
 # Usage: AR_STEPS=1500 BD3_STEPS=400 bundle/run-wm-fidelity.sh
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -18,7 +19,9 @@ mkdir -p "$w" "$out"
 end=$((SECONDS + ${DEADLINE:-540}))
 left() { echo $((end - SECONDS)); }
 cli() { ./node cli.mjs "$@"; }
-[ -f "$w/train.jsonl" ] || cli env corpus alfworld --split train --episodes ${EPISODES:-3000} --seed 1 --out "$w/train.jsonl" || exit 1
+# FRESH=1: episodes past the train split's 3,553 tasks play newly generated games (env corpus --fresh-games).
+fresh=(); [ -n "${FRESH:-}" ] && fresh=(--fresh-games)
+[ -f "$w/train.jsonl" ] || cli env corpus alfworld --split train --episodes ${EPISODES:-3000} --seed 1 "${fresh[@]}" --out "$w/train.jsonl" || exit 1
 [ -f "$w/valid.jsonl" ] || cli env corpus alfworld --split eval_in_distribution --episodes 30 --seed 2 --out "$w/valid.jsonl" || exit 1
 [ -f "$w/heldout.jsonl" ] || cli env corpus alfworld --split eval_out_of_distribution --episodes 50 --seed 3 --per-step --out "$w/heldout.jsonl" || exit 1
 [ -f "$w/tokenizer.json" ] || cli tokenizer train --data "$w/train.jsonl" --vocab-size 4096 --out "$w/tokenizer.json" || exit 1
@@ -35,6 +38,7 @@ score() { # dir name
   [ -f "$w/eval-$2/eval_summary.json" ] && return 0
   cli eval wm --model "$1/model" --data "$w/heldout.jsonl" --limit ${LIMIT:-500} --out "$w/eval-$2" --name heldout --provider cuda --batch-size 64 --max-new-tokens 96 2>&1 | tail -n 12
   cp "$w/eval-$2/eval_summary.json" "$out/eval-$2.json" 2>/dev/null
+  cp "$w/eval-$2/heldout_outputs.jsonl" "$out/outputs-$2.jsonl" 2>/dev/null
 }
 train ar "$w/ar" ${AR_STEPS:-1500} --tokenizer "$w/tokenizer.json" && score "$w/ar" ar || exit 0
 # The decoding benchmark right after the AR model (BD3 joins it when it exists), then BD3.
@@ -50,4 +54,8 @@ fi
 # flags (e.g. --batch-size 8: 16 rows of 2 × 2,048 tokens ran out of memory on the H200).
 # shellcheck disable=SC2086
 train bd3 "$w/bd3" ${BD3_STEPS:-400} --init "$w/ar/model" --cuda-graph off ${BD3_ARGS:-} && score "$w/bd3" bd3 || exit 0
+# BD3 from scratch (SCRATCH_STEPS > 0): the same size and data, random weights, no token shift.
+# shellcheck disable=SC2086
+[ "${SCRATCH_STEPS:-0}" -gt 0 ] || exit 0
+train bd3 "$w/bd3-scratch" "$SCRATCH_STEPS" --tokenizer "$w/tokenizer.json" --cuda-graph off ${BD3_ARGS:-} && score "$w/bd3-scratch" bd3-scratch
 exit 0

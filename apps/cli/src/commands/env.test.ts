@@ -58,6 +58,10 @@ describe('diffworld env', () => {
       code: 2,
       err: expect.stringContaining('--layout must be one of transition, episode'),
     });
+    expect(await runCli('env', 'corpus', 'sciworld', '--split', 'train', '--episodes', '1', '--fresh-games', '--out', file)).toMatchObject({
+      code: 2,
+      err: expect.stringContaining("--fresh-games: sciworld's engine does not generate games beyond its splits' tasks (only alfworld does)"),
+    });
     // --per-step: one row per step, each the episode row cut after that step's observation.
     const steps = join(dir, 'steps.jsonl');
     const p = await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '3', '--per-step', '--out', steps);

@@ -113,7 +113,7 @@ function layoutOpt(args: ParsedArgs, fallback: WorldModelLayout): WorldModelLayo
 const corpus: Command = {
   path: ['env', 'corpus'],
   summary: 'generate world-model training rows from expert and perturbed episodes',
-  help: `Usage: diffworld env corpus <${names()}> --split S --episodes N --out FILE(.jsonl|.parquet) [--seed S] [--prompts FILE] [--layout episode|transition] [--per-step]
+  help: `Usage: diffworld env corpus <${names()}> --split S --episodes N --out FILE(.jsonl|.parquet) [--seed S] [--prompts FILE] [--layout episode|transition] [--per-step] [--fresh-games]
 
 --layout episode (the default): one row per episode, {"messages":[system = grounded world-model
 prompt, user = "<first observation>\\n\\nAction: a1", assistant = o1, user = "Action: a2",
@@ -124,6 +124,9 @@ prompt is the world model's prompt for that step): held-out sets for eval wm, ev
 --layout transition (the paper's rows; the default with --prompts): one row per step,
 {"messages":[system, user = "State: <json history>\\n\\nAction: <action>", assistant = next observation]}.
 With --prompts, the system prompt and the agent history's system prompt are the paper's.
+--episodes N beyond the split's task count replays its tasks (other perturbations); --fresh-games
+plays newly generated games of the split there instead (alfworld: the split's floorplans, new
+object placements), for corpora with more distinct scenes than the split lists.
 
 ${PROMPTS_HELP}
 
@@ -137,9 +140,13 @@ Example:
     prompts: { type: 'string' },
     layout: { type: 'string' },
     'per-step': { type: 'boolean' },
+    'fresh-games': { type: 'boolean' },
   },
   async run(args, io) {
     const suite = envSuite(positional(args, 0, 'environment name'));
+    const freshGames = args.values['fresh-games'] === true;
+    if (freshGames && !suite.generatesGames)
+      throw new UsageError(`--fresh-games: ${suite.name}'s engine does not generate games beyond its splits' tasks (only ${ENV_NAMES.filter((n) => envSuite(n).generatesGames).join(', ')} does)`);
     // Checked before the output file is created.
     const split = checkSplit(suite, requiredString(args, 'split'));
     const prompts = promptsOpt(args, suite);
@@ -151,7 +158,7 @@ Example:
     const writer = await createRowWriter(out);
     let rows = 0;
     try {
-      for await (const row of suite.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0), layout, ...(prompts ? { prompts } : {}) })) {
+      for await (const row of suite.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0), layout, ...(prompts ? { prompts } : {}), ...(freshGames ? { freshGames } : {}) })) {
         for (const r of perStep ? episodeStepRows(row.messages).map((messages) => ({ ...row, messages })) : [row]) {
           await writer.write(r);
           rows++;

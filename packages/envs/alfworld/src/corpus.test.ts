@@ -2,7 +2,7 @@ import { parseEpisodeRow, parseWorldModelUserTurn, pyJsonDumps, validateRow, wor
 import { describe, expect, it } from 'vitest';
 import { corpusEpisodes, corpusRows, episodeRows, expertDemo, playedEpisodeRecord } from './corpus.js';
 import { observationOfUserTurn } from './harness/agent.js';
-import { splitTasks } from './engine/splits.js';
+import { gameForTask, splitTasks } from './engine/splits.js';
 import { parseEpisodeRecord } from '@diffworld/env-core';
 
 describe('world-model corpus', () => {
@@ -52,6 +52,40 @@ describe('world-model corpus', () => {
     expect(nothing).toBeGreaterThan(10);
     expect(eps.filter((e) => e.won).length).toBeGreaterThan(50);
     expect([...corpusEpisodes({ split: 'train', episodes: 5, seed: 1 })].map((e) => e.actions)).toEqual(eps.slice(0, 5).map((e) => e.actions));
+  });
+
+  it('freshGames: episodes past the split list play new games of its floorplans, not its tasks again', () => {
+    const n = splitTasks('eval_out_of_distribution').length;
+    const listed = new Set(splitTasks('eval_out_of_distribution').map((t) => t.id));
+    const replay = [...corpusEpisodes({ split: 'eval_out_of_distribution', episodes: n + 12, seed: 2 })];
+    const fresh = [...corpusEpisodes({ split: 'eval_out_of_distribution', episodes: n + 12, seed: 2, freshGames: true })];
+    // The first pass is the same list either way; past it the replay repeats tasks, fresh does not.
+    expect(fresh.slice(0, n).map((e) => e.task.id)).toEqual(replay.slice(0, n).map((e) => e.task.id));
+    expect(replay.slice(n).every((e) => listed.has(e.task.id))).toBe(true);
+    const extra = fresh.slice(n);
+    expect(extra.some((e) => listed.has(e.task.id))).toBe(false);
+    expect(new Set(fresh.map((e) => e.task.id)).size).toBe(n + 12);
+    for (const [i, e] of extra.entries()) {
+      const base = replay[n + i]!.task;
+      expect(e.task).toMatchObject({ split: 'eval_out_of_distribution', taskType: base.taskType });
+      expect(e.task.seed).not.toBe(base.seed);
+      // The same floorplans as the split (its receptacle sets), new object placements.
+      const floors = new Set(
+        splitTasks('eval_out_of_distribution').map((t) =>
+          gameForTask(t)
+            .receptacles.map((r) => r.name)
+            .join(','),
+        ),
+      );
+      expect(
+        floors.has(
+          gameForTask(e.task)
+            .receptacles.map((r) => r.name)
+            .join(','),
+        ),
+      ).toBe(true);
+    }
+    expect(extra.filter((e) => e.won).length).toBeGreaterThan(8);
   });
 
   it('builds expert demos and valid episode records', () => {

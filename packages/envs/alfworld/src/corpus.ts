@@ -11,7 +11,7 @@ import { worldModelRowMessages, type ChatRow, type WorldModelLayout } from '@dif
 import { nextCommand } from './expert/policy.js';
 import { emptyView, observeUserTurn } from './expert/view.js';
 import { AlfworldGame } from './engine/game.js';
-import { MAX_STEPS, cachedGame, splitTasks } from './engine/splits.js';
+import { MAX_STEPS, cachedGame, freshTask, splitTasks } from './engine/splits.js';
 import { formatUserTurn } from './harness/agent.js';
 import { agentSystemPrompt, worldModelSystemPrompt } from './harness/prompt-set.js';
 import { bakeScene } from './harness/scene-prompt.js';
@@ -33,6 +33,8 @@ export interface CorpusOptions extends PerturbOptions {
   seed?: number;
   /** Row layout: 'transition' (default, the paper's) or 'episode'. */
   layout?: WorldModelLayout;
+  /** Episodes beyond the split's task count play newly generated games (freshTask) instead of replaying its tasks. */
+  freshGames?: boolean;
 }
 
 export interface PlayedEpisode {
@@ -106,14 +108,19 @@ export function playEpisode(task: TaskRef, rng: Rng, perturbed: boolean, opts: P
   return { task, messages, actions, observations, won: game.won, perturbed };
 }
 
-/** The episodes of a corpus run, lazily: task i is the split's task (seeded shuffle) i mod n. */
+/**
+ * The episodes of a corpus run, lazily: task i is the split's task (seeded shuffle) i mod n, or
+ * with freshGames, from the second pass over the list on, a new game of that task's type.
+ */
 export function* corpusEpisodes(opts: CorpusOptions): Generator<PlayedEpisode> {
   if (!Number.isInteger(opts.episodes) || opts.episodes < 0) throw new RangeError(`[alfworld.corpus] episodes must be a non-negative integer, got ${opts.episodes}`);
   const rng = new Rng(opts.seed ?? 0);
   const tasks = rng.shuffle(splitTasks(opts.split));
   const expertShare = opts.expertShare ?? 0.3;
   for (let i = 0; i < opts.episodes; i++) {
-    const task = tasks[i % tasks.length]!;
+    const listed = tasks[i % tasks.length]!;
+    const round = Math.floor(i / tasks.length);
+    const task = opts.freshGames && round > 0 ? freshTask(listed, round) : listed;
     const epRng = rng.fork(i);
     yield playEpisode(task, epRng, !epRng.bool(expertShare), opts);
   }

@@ -43,6 +43,7 @@ export const alfworldSuite: AlfworldSuite = {
   expert: (task) => playExpert(new AlfworldGame(cachedGame(task))).actions,
   expertAction: (_task, history) => expertAction(history),
   expertRecord: (task) => playedEpisodeRecord(expertDemo(task)),
+  generatesGames: true,
   corpusRows: (req) => corpusRows(req),
   agent: {
     system: (prompts) => agentSystemPrompt(prompts),

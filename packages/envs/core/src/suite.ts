@@ -32,6 +32,11 @@ export interface CorpusRequest {
    * paper's: one row per step, one target) or 'episode' (one row per episode, every observation a target).
    */
   layout?: WorldModelLayout;
+  /**
+   * Episodes beyond the split's task count play newly generated games of the split instead of
+   * replaying its tasks; only suites whose engine generates games (`EnvSuite.generatesGames`).
+   */
+  freshGames?: boolean;
 }
 
 /** The paper harness's framing of an episode, so a policy sees exactly what the paper's agents see. */
@@ -123,6 +128,8 @@ export interface EnvSuite {
    * documented generator); absent where the engine lists them.
    */
   randomAction?(task: TaskRef, history: readonly ChatMessage[], rng: Rng): string;
+  /** The engine generates games beyond the split's list (CorpusRequest.freshGames); absent: its tasks are all there is. */
+  readonly generatesGames?: boolean;
   /** World-model training rows from expert and perturbed episodes. */
   corpusRows(req: CorpusRequest): Iterable<ChatRow> | AsyncIterable<ChatRow>;
   /** The agent's prompts and parser. */

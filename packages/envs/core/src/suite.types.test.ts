@@ -53,6 +53,6 @@ describe('EnvSuite (types)', () => {
 
   it('keeps the env-specific parts optional, so a suite without them is still a suite', () => {
     type Optional = { [K in keyof EnvSuite]-?: undefined extends EnvSuite[K] ? K : never }[keyof EnvSuite];
-    expectTypeOf<Optional>().toEqualTypeOf<'randomAction' | 'prompts' | 'loadGames' | 'expertAction'>();
+    expectTypeOf<Optional>().toEqualTypeOf<'randomAction' | 'prompts' | 'loadGames' | 'expertAction' | 'generatesGames'>();
   });
 });

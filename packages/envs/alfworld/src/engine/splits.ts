@@ -1,7 +1,7 @@
 // Task lists per split. A task is (split, task type, index); its seed is a hash of those, so task
 // lists are stable across runs and machines, and the game is rebuilt from the TaskRef alone.
 import { checkSplit, hashSeed, type TaskRef } from '@diffworld/env-core';
-import { SPLITS, SPLIT_COUNTS, TASK_TYPES, isTaskType, type AlfworldSplit } from '../world/tasks.js';
+import { SPLITS, SPLIT_COUNTS, TASK_TYPES, isTaskType, type AlfworldSplit, type TaskType } from '../world/tasks.js';
 import { generateGame } from './generate.js';
 import type { GameSpec } from './scene.js';
 import type { GoalMeta } from '../harness/reward.js';
@@ -22,13 +22,33 @@ export function splitTasks(name: string): TaskRef[] {
   const out: TaskRef[] = [];
   for (const taskType of TASK_TYPES) {
     const n = SPLIT_COUNTS[split][taskType];
-    for (let i = 0; i < n; i++) {
-      const id = `${split}/${taskType}/${String(i).padStart(4, '0')}`;
-      out.push({ env: ENV_NAME, split, id, taskType, seed: hashSeed(`alfworld:${id}`) });
-    }
+    for (let i = 0; i < n; i++) out.push(taskRef(split, taskType, i));
   }
   taskCache.set(split, out);
   return out.map((t) => ({ ...t }));
+}
+
+/** Task `index` of a split and task type: its id names all three, its seed is the id's hash. */
+function taskRef(split: AlfworldSplit, taskType: TaskType, index: number): TaskRef {
+  const id = `${split}/${taskType}/${String(index).padStart(4, '0')}`;
+  return { env: ENV_NAME, split, id, taskType, seed: hashSeed(`alfworld:${id}`) };
+}
+
+/**
+ * A game beyond the split's list, generated the same way (the split's floorplans, a fresh seed):
+ * `round` r ≥ 1 of `task` gets index count·r + its index, so no two rounds or tasks share an id,
+ * and none equals a listed task. For corpora with more distinct scenes than the split lists: a
+ * world model trained on a few thousand scenes memorises their contents instead of reading them
+ * from its prompt.
+ */
+export function freshTask(task: TaskRef, round: number): TaskRef {
+  const split = checkSplit({ name: ENV_NAME, splits: SPLITS }, task.split) as AlfworldSplit;
+  if (!isTaskType(task.taskType)) throw new TypeError(`[alfworld] task ${JSON.stringify(task.id)}: unknown task type ${JSON.stringify(task.taskType)}`);
+  const index = Number(task.id.slice(task.id.lastIndexOf('/') + 1));
+  const count = SPLIT_COUNTS[split][task.taskType];
+  if (!(Number.isInteger(index) && index >= 0 && index < count)) throw new TypeError(`[alfworld] task ${JSON.stringify(task.id)} is not one of the ${split} list's ${task.taskType} tasks`);
+  if (!(Number.isInteger(round) && round >= 1)) throw new RangeError(`[alfworld] freshTask: round must be an integer ≥ 1, got ${round}`);
+  return taskRef(split, task.taskType, count * round + index);
 }
 
 // Games that no seed rebuilds (imported from the paper's rows), by task id. A TaskRef must resolve
