@@ -17,6 +17,13 @@ export interface GeneratorBackendOptions {
    * sorts a batch by prompt length first, so smaller calls pad less.
    */
   samplerBatch?: number;
+  /**
+   * Continuous batching: while rows decode, waiting requests join once this many rows are free
+   * (default a quarter of the rows): each joining group costs a prefill pass of its own, so under
+   * load groups are cheaper than one request per step (in process on the 2-core CPU, 512 requests
+   * of ≤ 16 tokens through 32 rows: 134 passes instead of 167, wall time within the machine's noise).
+   */
+  admitAtLeast?: number;
 }
 
 export class GeneratorBackend implements GenerationBackend {
@@ -32,11 +39,13 @@ export class GeneratorBackend implements GenerationBackend {
     this.modelId = opts.modelId ?? defaultModelId(generator.source);
     this.maxTokensLimit = Math.max(1, generator.config.maxPositions - 1);
     this.samplerBatch = opts.samplerBatch;
+    this.admitAtLeast = opts.admitAtLeast;
     if (this.samplerBatch !== undefined && !(Number.isInteger(this.samplerBatch) && this.samplerBatch >= 1)) throw new RangeError(`samplerBatch must be an integer ≥ 1, got ${this.samplerBatch}`);
     if (generator.objective === 'ar') this.openContinuous = (rows) => this.continuous(rows);
   }
 
   private readonly samplerBatch: number | undefined;
+  private readonly admitAtLeast: number | undefined;
 
   /**
    * Loads a checkpoint for serving. ONNX Runtime's intra-op spinning is off unless asked for: a
@@ -85,7 +94,7 @@ export class GeneratorBackend implements GenerationBackend {
   }
 
   private async continuous(rows: number): Promise<ContinuousGeneration> {
-    const session = await this.generator.openSession({ rows });
+    const session = await this.generator.openSession({ rows, admitAtLeast: Math.min(rows, this.admitAtLeast ?? Math.ceil(rows / 4)) });
     return {
       submit: async (r, p, signal) => {
         let g: Generation;

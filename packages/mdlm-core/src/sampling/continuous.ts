@@ -40,8 +40,13 @@ const ROW_OPTIONS = ['maxNewTokens', 'temperature', 'topK', 'topP', 'repetitionP
 const WHERE = 'continuous autoregressive';
 
 export class ContinuousAutoregressive {
-  /** Forward passes run, the most rows one of them carried, and rows summed over passes (rowSteps / steps: mean rows per pass). */
+  /**
+   * Steps run (each advances every running row by one token), the most rows one of them carried,
+   * and rows summed over steps (rowSteps / steps: mean rows per step). A step is one forward pass,
+   * or two when requests joined at it (their prefill runs apart): `passes`.
+   */
   steps = 0;
+  passes = 0;
   peakRows = 0;
   rowSteps = 0;
   /** Requests aborted while they held a row (their rows were freed early). */
@@ -60,6 +65,7 @@ export class ContinuousAutoregressive {
     private readonly decoder: CausalDecoder,
     private readonly options: AutoregressiveOptions,
     rows: number,
+    private readonly admitAtLeast: number,
   ) {
     this.slots = new Array<Job | undefined>(rows).fill(undefined);
     this.used = new Array<boolean>(rows).fill(false);
@@ -67,16 +73,23 @@ export class ContinuousAutoregressive {
     this.next = tokenChooser(decoder, options, WHERE, model.vocabSize);
   }
 
-  /** Opens `rows` rows of the model for requests decoded with `options`. */
-  static async open(model: CausalModel, options: AutoregressiveOptions, rows: number): Promise<ContinuousAutoregressive> {
+  /**
+   * Opens `rows` rows of the model for requests decoded with `options`. `admitAtLeast` (default 1):
+   * while rows are decoding, waiting requests join only once that many rows are free (or all of
+   * them fit).
+   */
+  static async open(model: CausalModel, options: AutoregressiveOptions, rows: number, schedule: { admitAtLeast?: number } = {}): Promise<ContinuousAutoregressive> {
     checkAutoregressiveOptions(options, WHERE);
     if (!(Number.isInteger(rows) && rows >= 1)) throw new SamplingError('bad_option', `${WHERE}: rows must be an integer ≥ 1, got ${rows}`);
+    const admitAtLeast = schedule.admitAtLeast ?? 1;
+    if (!(Number.isInteger(admitAtLeast) && admitAtLeast >= 1 && admitAtLeast <= rows))
+      throw new SamplingError('bad_option', `${WHERE}: admitAtLeast must be an integer in [1, rows = ${rows}], got ${admitAtLeast}`);
     const decoder = await model.open(rows);
     if (!decoder.reset) {
       await decoder.close();
       throw new SamplingError('bad_model', `${WHERE}: the model's decoder cannot empty a row (CausalDecoder.reset), so rows could not be reused`);
     }
-    return new ContinuousAutoregressive(model, decoder, options, rows);
+    return new ContinuousAutoregressive(model, decoder, options, rows, admitAtLeast);
   }
 
   /** Requests waiting for a row, and rows decoding now. */
@@ -146,13 +159,23 @@ export class ContinuousAutoregressive {
       const active: { job: Job; row: number }[] = [];
       this.slots.forEach((job, row) => job && active.push({ job, row }));
       if (active.length === 0) return;
-      const items: CausalItem[] = active.map(({ job, row }) => ({ row, tokens: job.row.next }));
-      let tokens: number[];
+      // Rows that just joined (their prompt) run in a pass apart from the single-token rows: a pass
+      // is padded to its longest item, so a prefill beside 31 one-token rows made each of them
+      // compute the whole prompt's length (on the 2-core CPU, continuous batching of 16-token
+      // answers ran at half the dynamic batcher's throughput that way). Each row's result depends
+      // on its own cache only, so the split changes no token.
+      const groups = [active.filter(({ job }) => job.row.next.length > 1), active.filter(({ job }) => job.row.next.length === 1)].filter((g) => g.length > 0);
+      const tokens = new Map<Job, number>();
       try {
-        tokens = await this.next(
-          items,
-          active.map(({ job }) => job.row),
-        );
+        for (const group of groups) {
+          const items: CausalItem[] = group.map(({ job, row }) => ({ row, tokens: job.row.next }));
+          const picks = await this.next(
+            items,
+            group.map(({ job }) => job.row),
+          );
+          this.passes++;
+          group.forEach(({ job }, n) => tokens.set(job, picks[n]!));
+        }
       } catch (e) {
         this.failAll(e);
         return;
@@ -160,8 +183,8 @@ export class ContinuousAutoregressive {
       this.steps++;
       this.peakRows = Math.max(this.peakRows, active.length);
       this.rowSteps += active.length;
-      for (const [n, { job, row }] of active.entries()) {
-        advanceArRow(job.row, tokens[n]!, this.stops, job.t0);
+      for (const { job, row } of active) {
+        advanceArRow(job.row, tokens.get(job)!, this.stops, job.t0);
         if (job.row.done) {
           this.slots[row] = undefined;
           job.resolve(arResult(job.row));
@@ -175,8 +198,16 @@ export class ContinuousAutoregressive {
     }
   }
 
-  /** Waiting requests into free rows, oldest first. */
+  /**
+   * Waiting requests into free rows, oldest first — once at least admitAtLeast rows are free (or
+   * every waiting request fits, or nothing runs): each admission costs a prefill pass of its own
+   * and, on the host decoder, a re-assembly of the batch's past, so under load joining in groups
+   * is cheaper than one request per step.
+   */
   private admit(): void {
+    const free = this.slots.filter((j) => !j).length;
+    const running = this.slots.length - free;
+    if (running > 0 && free < Math.min(this.admitAtLeast, this.queue.length)) return;
     for (let s = 0; s < this.slots.length && this.queue.length; s++) {
       if (this.slots[s]) continue;
       if (this.used[s]) this.decoder.reset!(s);

@@ -90,6 +90,8 @@ export interface GenerateOptions extends Partial<TokenSampling> {
 export interface ChatSessionOptions extends Partial<TokenSampling> {
   /** Rows decoded together (default 8): the most requests in flight; the rest wait for a row. */
   rows?: number;
+  /** While rows decode, waiting requests join once this many rows are free, or all of them fit (default 1; ContinuousAutoregressive). */
+  admitAtLeast?: number;
   /** Default as generate's (256, capped at half of max_position_embeddings). */
   maxNewTokens?: number;
   /** Seed of requests that bring none (default 0). */
@@ -111,7 +113,7 @@ export interface ChatSession {
   submit(request: ChatRequest, options?: ChatSubmitOptions): Promise<Generation>;
   /** Requests waiting for a row, and rows decoding now. */
   readonly load: { waiting: number; running: number };
-  /** Forward passes so far, and rows summed over them (rowSteps / steps: mean rows per pass). */
+  /** Decoding steps so far (one token for every running row; a step with joining requests runs their prefill as a second pass), and rows summed over them (rowSteps / steps: mean rows per step). */
   readonly stats: { steps: number; rowSteps: number; peakRows: number; cancelledRows: number };
   /** Waits for the requests submitted, then frees the rows. */
   close(): Promise<void>;
@@ -359,7 +361,7 @@ export class ChatGenerator {
     const maxNew = this.maxNewTokens(options.maxNewTokens, 'openSession');
     const base = this.arOptions(options, maxNew, options.stopIds);
     const rows = options.rows ?? DEFAULT_BATCH;
-    const cont = await ContinuousAutoregressive.open(b.model, base, rows);
+    const cont = await ContinuousAutoregressive.open(b.model, base, rows, options.admitAtLeast !== undefined ? { admitAtLeast: options.admitAtLeast } : {});
     const defaultSeed = options.seed ?? 0;
     return {
       submit: async (request, own = {}) => {

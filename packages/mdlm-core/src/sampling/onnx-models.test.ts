@@ -298,6 +298,10 @@ describe('AR decoding on a trained AR model', () => {
       // One at a time: a model's decoders share its caches' pool.
       const alone: number[][] = [];
       for (const [i, r] of rq.entries()) alone.push((await sampleAutoregressive(model, [r], { ...arBase, ...own[i % own.length] }))[0]!.tokens);
+      // Joining in groups (admitAtLeast) changes when a request starts, never its tokens.
+      const grouped = await ContinuousAutoregressive.open(model, arBase, 4, { admitAtLeast: 3 });
+      expect((await Promise.all(rq.map((r, i) => grouped.submit(r, own[i % own.length])))).map((g) => g.tokens)).toEqual(alone);
+      await grouped.close();
       const cont = await ContinuousAutoregressive.open(model, arBase, 4);
       const got = await Promise.all(rq.map((r, i) => cont.submit(r, own[i % own.length])));
       await cont.close();
@@ -312,6 +316,7 @@ describe('AR decoding on a trained AR model', () => {
       expect(cont.rowSteps / cont.steps).toBeGreaterThan(2);
     }
     const model = await OnnxCausalModel.create(cfg, ar, exact);
+    await expect(ContinuousAutoregressive.open(model, arBase, 2, { admitAtLeast: 3 })).rejects.toThrow(/admitAtLeast must be an integer in \[1, rows = 2\]/);
     const cont = await ContinuousAutoregressive.open(model, arBase, 2);
     await expect(cont.submit(rq[0]!, { temperature: -1 })).rejects.toThrow(/own options.*temperature/);
     await expect(cont.submit(rq[0]!, { maxNewTokens: 0 })).rejects.toThrow(/maxNewTokens/);
