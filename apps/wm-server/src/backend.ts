@@ -60,7 +60,29 @@ export interface GenerationBackend {
   generate(requests: readonly BackendRequest[], params: GenerationParams): Promise<BackendResult[]>;
   /** Cheap per-request checks before queueing (throw a FieldError naming the field). */
   validate?(request: BackendRequest, params: GenerationParams): void;
+  /**
+   * Optional: continuous batching (iteration-level scheduling) over `rows` rows, for models that
+   * decode one token per step for every row (AR). When the backend has it, the server schedules
+   * through it rather than the dynamic batcher (WmServerOptions.scheduling).
+   */
+  openContinuous?(rows: number): Promise<ContinuousGeneration>;
   close?(): Promise<void>;
+}
+
+/**
+ * A backend's continuous decoding: each request takes a free row at the next step and leaves it at
+ * the step it ends, with its own sampling options, so requests of different options and lengths
+ * share every forward and none waits for a whole batch.
+ */
+export interface ContinuousGeneration {
+  /** Resolves when this request ends; `signal` withdraws it (queued) or frees its row after the step in flight. */
+  submit(request: BackendRequest, params: GenerationParams, signal?: AbortSignal): Promise<BackendResult>;
+  /** Requests waiting for a row, and rows decoding now. */
+  readonly load: { waiting: number; running: number };
+  /** Rows summed over forward passes, and the passes (their ratio: mean rows per pass). */
+  readonly steps: { steps: number; rowSteps: number };
+  /** Waits for the requests submitted, then frees the rows. */
+  close(): Promise<void>;
 }
 
 /** Cuts a text before the earliest occurrence of any stop string (OpenAI `stop`). */

@@ -1,10 +1,12 @@
 // The backend of a trained checkpoint: mdlm-core's ChatGenerator (chat template, ONNX model, the
 // objective's sampler). One server batch is one generate() call; a request's text depends only on
-// the request and its seed, so batching changes speed, never answers.
+// the request and its seed, so batching changes speed, never answers. An ar checkpoint also decodes
+// continuously (openContinuous: a ChatGenerator session), one request at a time on a shared set of
+// rows, with the same texts.
 import { basename, dirname, resolve } from 'node:path';
 import { HttpError } from '@diffworld/env-core';
-import { ChatGenerator, SamplingError, type ChatRequest, type GenerateOptions, type GeneratorLoadOptions } from '@diffworld/mdlm-core';
-import type { BackendRequest, BackendResult, GenerationBackend, GenerationParams } from './backend.js';
+import { ChatGenerator, SamplingError, type ChatRequest, type GenerateOptions, type Generation, type GeneratorLoadOptions } from '@diffworld/mdlm-core';
+import type { BackendRequest, BackendResult, ContinuousGeneration, GenerationBackend, GenerationParams } from './backend.js';
 import { FieldError } from './validate.js';
 
 export interface GeneratorBackendOptions {
@@ -15,11 +17,20 @@ export interface GeneratorBackendOptions {
    * sorts a batch by prompt length first, so smaller calls pad less.
    */
   samplerBatch?: number;
+  /**
+   * Continuous batching: while rows decode, waiting requests join once this many rows are free
+   * (default a quarter of the rows): each joining group costs a prefill pass of its own, so under
+   * load groups are cheaper than one request per step (in process on the 2-core CPU, 512 requests
+   * of ≤ 16 tokens through 32 rows: 134 passes instead of 167, wall time within the machine's noise).
+   */
+  admitAtLeast?: number;
 }
 
 export class GeneratorBackend implements GenerationBackend {
   readonly modelId: string;
   readonly maxTokensLimit: number;
+  /** Continuous decoding: ar checkpoints only (a diffusion step is not one token per row). */
+  readonly openContinuous?: (rows: number) => Promise<ContinuousGeneration>;
 
   constructor(
     readonly generator: ChatGenerator,
@@ -28,10 +39,13 @@ export class GeneratorBackend implements GenerationBackend {
     this.modelId = opts.modelId ?? defaultModelId(generator.source);
     this.maxTokensLimit = Math.max(1, generator.config.maxPositions - 1);
     this.samplerBatch = opts.samplerBatch;
+    this.admitAtLeast = opts.admitAtLeast;
     if (this.samplerBatch !== undefined && !(Number.isInteger(this.samplerBatch) && this.samplerBatch >= 1)) throw new RangeError(`samplerBatch must be an integer ≥ 1, got ${this.samplerBatch}`);
+    if (generator.objective === 'ar') this.openContinuous = (rows) => this.continuous(rows);
   }
 
   private readonly samplerBatch: number | undefined;
+  private readonly admitAtLeast: number | undefined;
 
   /**
    * Loads a checkpoint for serving. ONNX Runtime's intra-op spinning is off unless asked for: a
@@ -74,11 +88,38 @@ export class GeneratorBackend implements GenerationBackend {
     try {
       out = await this.generator.generate(chats, generateOptions(params, this.generator.objective, Math.min(requests.length, this.samplerBatch ?? requests.length)));
     } catch (e) {
-      // The caller's mistake (an option or input the sampler refuses) is a 400, not a server fault.
-      if (e instanceof SamplingError && (e.code === 'bad_input' || e.code === 'bad_option')) throw new HttpError(400, e.message);
-      throw e;
+      throw clientFault(e);
     }
-    return out.map((g) => ({
+    return out.map((g) => this.result(g, params));
+  }
+
+  private async continuous(rows: number): Promise<ContinuousGeneration> {
+    const session = await this.generator.openSession({ rows, admitAtLeast: Math.min(rows, this.admitAtLeast ?? Math.ceil(rows / 4)) });
+    return {
+      submit: async (r, p, signal) => {
+        let g: Generation;
+        try {
+          g = await session.submit(
+            { messages: r.messages, seed: r.seed },
+            { maxNewTokens: p.maxTokens, temperature: p.temperature, topP: p.topP, topK: p.topK, repetitionPenalty: p.repetitionPenalty, ...(signal ? { signal } : {}) },
+          );
+        } catch (e) {
+          throw clientFault(e);
+        }
+        return this.result(g, p);
+      },
+      get load() {
+        return session.load;
+      },
+      get steps() {
+        return session.stats;
+      },
+      close: () => session.close(),
+    };
+  }
+
+  private result(g: Generation, params: GenerationParams): BackendResult {
+    return {
       text: g.text,
       finishReason: g.finishReason === 'stop' ? 'stop' : 'length',
       promptTokens: g.stats.promptTokens,
@@ -91,8 +132,13 @@ export class GeneratorBackend implements GenerationBackend {
             },
           }
         : {}),
-    }));
+    };
   }
+}
+
+/** The caller's mistake (an option or input the sampler refuses) is a 400, not a server fault. */
+function clientFault(e: unknown): unknown {
+  return e instanceof SamplingError && (e.code === 'bad_input' || e.code === 'bad_option') ? new HttpError(400, e.message) : e;
 }
 
 /** The server's batch options as ChatGenerator options (the whole batch in one sampler call). */

@@ -1,11 +1,13 @@
 // @diffworld/wm-server: serves a world model over OpenAI chat completions and the paper's proxy
 // route, with dynamic batching, limits, auth and Prometheus metrics.
-export { startWmServer, type WmServerOptions, type RunningWmServer } from './server.js';
+export { startWmServer, SCHEDULING_MODES, type SchedulingMode, type WmServerOptions, type RunningWmServer } from './server.js';
+export { ContinuousScheduler, type ContinuousSchedulerOptions, type Scheduler } from './continuous.js';
 export { Batcher, QueueFullError, CancelledError, paramsKey, type BatcherOptions, type BatchEvent } from './batcher.js';
 export {
   cutAtStopStrings,
   UNMASKING_STRATEGIES,
   type GenerationBackend,
+  type ContinuousGeneration,
   type BackendRequest,
   type BackendResult,
   type GenerationParams,

@@ -14,7 +14,8 @@ export class ServerMetrics {
   private readonly rejected: Counter<'reason'>;
   private readonly batchErrors: Counter;
 
-  constructor(state: { queued(): number; generating(): number }, opts: { processMetrics?: boolean } = {}) {
+  /** `rowsPerStep`: continuous scheduling's mean rows per forward pass (its wm_batch_* count one sequence per "call"). */
+  constructor(state: { queued(): number; generating(): number; rowsPerStep?(): number }, opts: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
     this.requests = new Counter({ name: 'wm_requests_total', help: 'HTTP requests answered, by route and status code', labelNames: ['route', 'status'], registers });
     this.latency = new Histogram({
@@ -51,6 +52,16 @@ export class ServerMetrics {
         this.set(state.generating());
       },
     });
+    const rowsPerStep = state.rowsPerStep;
+    if (rowsPerStep)
+      new Gauge({
+        name: 'wm_decode_rows_per_step',
+        help: 'Continuous batching: mean rows per forward pass since start',
+        registers,
+        collect() {
+          this.set(rowsPerStep());
+        },
+      });
     if (opts.processMetrics) collectDefaultMetrics({ register: this.registry, prefix: 'wm_' });
   }
 

@@ -1,12 +1,14 @@
 // The world-model server: OpenAI chat completions (JSON or server-sent events), the paper's proxy
-// route, /v1/models, /health and /metrics, over one dynamic batcher. Loopback by default; an
+// route, /v1/models, /health and /metrics, over one scheduler: continuous batching for backends
+// that decode continuously (AR checkpoints), else the dynamic batcher. Loopback by default; an
 // optional bearer token guards everything but /health.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeAfterAnswerIfUnread, HttpError } from '@diffworld/env-core';
 import { cutAtStopStrings, type BackendRequest, type BackendResult, type GenerationBackend, type GenerationParams } from './backend.js';
-import { Batcher, QueueFullError } from './batcher.js';
+import { Batcher, type BatchEvent, QueueFullError } from './batcher.js';
+import { ContinuousScheduler, type Scheduler } from './continuous.js';
 import { parseJson, readBody } from './body.js';
 import { parseChatRequest, MAX_SEED, type ChatCompletionRequest } from './chat-request.js';
 import { ServerMetrics } from './metrics.js';
@@ -20,9 +22,16 @@ export interface WmServerOptions {
   port?: number;
   /** When set, every route but /health needs `Authorization: Bearer <token>`. */
   token?: string;
-  /** Most sequences per backend call (default 32); 1 turns batching off. */
+  /**
+   * 'continuous': iteration-level scheduling over the backend's continuous decoder (an AR
+   * checkpoint's) — a request takes a free row at the next step and leaves at the step it ends;
+   * 'batch': the dynamic batcher (equal options, a batch waits for its longest row); 'auto'
+   * (default): continuous when the backend can, else batch.
+   */
+  scheduling?: SchedulingMode;
+  /** Most sequences per backend call (default 32); 1 turns batching off. Continuous: the rows decoded together. */
   maxBatch?: number;
-  /** How long a lone request waits for company (default 5 ms). */
+  /** How long a lone request waits for company (default 5 ms; batch scheduling only). */
   maxWaitMs?: number;
   /** Most sequences queued before 429 (default 1024). */
   maxQueue?: number;
@@ -48,11 +57,18 @@ export interface WmServerOptions {
   log?: (line: string) => void;
 }
 
+export const SCHEDULING_MODES = ['auto', 'continuous', 'batch'] as const;
+export type SchedulingMode = (typeof SCHEDULING_MODES)[number];
+
 export interface RunningWmServer {
   server: Server;
   url: string;
   port: number;
-  batcher: Batcher;
+  /** How this server schedules ('auto' resolved). */
+  scheduling: 'continuous' | 'batch';
+  scheduler: Scheduler;
+  /** The scheduler under its old name (a Batcher under batch scheduling). */
+  batcher: Scheduler;
   metrics: ServerMetrics;
   /** Stops accepting, finishes every accepted request, then closes. */
   close(): Promise<void>;
@@ -73,11 +89,23 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
   const log = opts.log ?? (() => {});
 
   let metrics: ServerMetrics | undefined;
-  const batcher = new Batcher(backend, { maxBatch: opts.maxBatch ?? 32, maxWaitMs: opts.maxWaitMs ?? 5, maxQueue: opts.maxQueue ?? 1024, concurrency: opts.batchConcurrency ?? 1 }, (e) => {
+  const onBatch = (e: BatchEvent) => {
     metrics?.batch(e);
     if (e.error !== undefined) log(`backend call of ${e.size} failed: ${errorText(e.error)}`);
-  });
-  metrics = new ServerMetrics({ queued: () => batcher.queued, generating: () => batcher.generating }, { processMetrics: opts.processMetrics });
+  };
+  const asked = opts.scheduling ?? 'auto';
+  if (!(SCHEDULING_MODES as readonly string[]).includes(asked)) throw new RangeError(`wm-server: scheduling must be one of ${SCHEDULING_MODES.join(', ')}, got "${String(asked)}"`);
+  if (asked === 'continuous' && !backend.openContinuous)
+    throw new RangeError(`wm-server: scheduling "continuous" needs a backend that decodes continuously (an ar checkpoint); ${backend.modelId} does not — use "batch" or "auto"`);
+  const scheduling = asked === 'batch' || !backend.openContinuous ? 'batch' : 'continuous';
+  const maxBatch = opts.maxBatch ?? 32;
+  const maxQueue = opts.maxQueue ?? 1024;
+  const continuous = scheduling === 'continuous' ? await ContinuousScheduler.open(backend.openContinuous!.bind(backend), { rows: maxBatch, maxQueue }, onBatch) : undefined;
+  const batcher: Scheduler = continuous ?? new Batcher(backend, { maxBatch, maxWaitMs: opts.maxWaitMs ?? 5, maxQueue, concurrency: opts.batchConcurrency ?? 1 }, onBatch);
+  metrics = new ServerMetrics(
+    { queued: () => batcher.queued, generating: () => batcher.generating, ...(continuous ? { rowsPerStep: () => continuous.rowsPerStep } : {}) },
+    { processMetrics: opts.processMetrics },
+  );
   const m = metrics;
 
   let draining = false;
@@ -258,7 +286,11 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log(`serving ${backend.modelId} on ${url} (max batch ${opts.maxBatch ?? 32}, max wait ${opts.maxWaitMs ?? 5} ms, queue ${opts.maxQueue ?? 1024})`);
+  log(
+    scheduling === 'continuous'
+      ? `serving ${backend.modelId} on ${url} (continuous batching, ${maxBatch} rows, queue ${maxQueue})`
+      : `serving ${backend.modelId} on ${url} (max batch ${maxBatch}, max wait ${opts.maxWaitMs ?? 5} ms, queue ${maxQueue})`,
+  );
 
   let closing: Promise<void> | undefined;
   const close = () =>
@@ -272,10 +304,12 @@ export async function startWmServer(backend: GenerationBackend, opts: WmServerOp
       clearTimeout(grace);
       server.closeAllConnections();
       await closed;
+      // The continuous decoder's rows (it waits for sequences still decoding past the grace).
+      await batcher.close?.();
       log('stopped');
     })());
 
-  return { server, url, port, batcher, metrics: m, close };
+  return { server, url, port, scheduling, scheduler: batcher, batcher, metrics: m, close };
 
   function sendError(res: ServerResponse, route: Route, e: unknown): void {
     if (res.headersSent) {

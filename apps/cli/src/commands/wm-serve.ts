@@ -1,7 +1,7 @@
 // `diffworld wm serve` (issue 14): serve a trained world model over OpenAI chat completions and the
-// paper's proxy route, with dynamic batching, limits and Prometheus metrics (apps/wm-server).
+// paper's proxy route, with continuous (AR) or dynamic batching, limits and Prometheus metrics (apps/wm-server).
 import { PROVIDERS, type ProviderName } from '@diffworld/mdlm-core';
-import { GeneratorBackend, startWmServer, type RunningWmServer } from '@diffworld/wm-server';
+import { GeneratorBackend, SCHEDULING_MODES, startWmServer, type RunningWmServer, type SchedulingMode } from '@diffworld/wm-server';
 import { HUB_MODEL_HELP, resolveModelArg } from '../model-arg.js';
 import { EXIT, UsageError, intOpt, positiveIntOpt, requiredString, stringOpt, type Command, type CommandIO, type ParsedArgs } from '../command.js';
 
@@ -20,11 +20,14 @@ export async function startFromArgs(args: ParsedArgs, io: CommandIO): Promise<Ru
   const token = stringOpt(args, 'token') ?? process.env['DIFFWORLD_WM_TOKEN'];
   if (token !== undefined && token.length < 8) throw new UsageError('--token must be at least 8 characters');
   const modelId = stringOpt(args, 'model-id');
+  const scheduling = stringOpt(args, 'scheduling') ?? 'auto';
+  if (!(SCHEDULING_MODES as readonly string[]).includes(scheduling)) throw new UsageError(`--scheduling must be one of ${SCHEDULING_MODES.join(', ')}, got "${scheduling}"`);
   // Every option is checked before the model loads, so a typo fails at once.
   const options = {
     host: stringOpt(args, 'host') ?? '127.0.0.1',
     port,
     ...(token ? { token } : {}),
+    scheduling: scheduling as SchedulingMode,
     maxBatch: positiveIntOpt(args, 'max-batch', 32),
     maxWaitMs,
     maxQueue: positiveIntOpt(args, 'max-queue', 1024),
@@ -34,29 +37,35 @@ export async function startFromArgs(args: ParsedArgs, io: CommandIO): Promise<Ru
   };
   const model = await resolveModelArg(dir, '--model', io);
   const backend = await GeneratorBackend.load(model.dir, { ...(provider ? { provider: provider as ProviderName } : {}), ...(modelId ? { modelId } : model.repoId ? { modelId: model.repoId } : {}) });
+  if (scheduling === 'continuous' && !backend.openContinuous) throw new UsageError(`--scheduling continuous is for ar checkpoints; ${model.dir} is ${backend.generator.objective} (use auto or batch)`);
   return startWmServer(backend, options);
 }
 
 const serve: Command = {
   path: ['wm', 'serve'],
-  summary: "serve a world model over OpenAI chat completions and the paper's proxy route, with dynamic batching",
-  help: `Usage: diffworld wm serve --model DIR|HUB_ID [--port P] [--host H] [--token T] [--max-batch N] [--max-wait-ms MS]
+  summary: "serve a world model over OpenAI chat completions and the paper's proxy route, with continuous or dynamic batching",
+  help: `Usage: diffworld wm serve --model DIR|HUB_ID [--port P] [--host H] [--token T] [--scheduling auto|continuous|batch] [--max-batch N] [--max-wait-ms MS]
 
 Serves a trained checkpoint (a run's model/ or checkpoint-N/ directory) over HTTP:
   POST /v1/chat/completions   OpenAI chat completions (stream: true for server-sent events), plus
                               block_length, unmasking_strategy, confidence_threshold, denoising_steps, anchors
   POST / and /predict         the paper's wm_proxy contract: {system_prompt, state, action, ...} → {generated_text}
   GET  /v1/models, /health, /metrics (Prometheus)
-Concurrent requests with equal sampling options are generated in one batch. Binds 127.0.0.1 unless
---host says otherwise. Ctrl-C finishes the requests in flight, then stops.
+An ar checkpoint is served with continuous batching: each request takes a free one of --max-batch
+rows at the next decoding step and leaves at the step it ends, whatever its sampling options, so a
+short answer never waits for a long one. bd3 and mdlm checkpoints (a step is not one token per row)
+use dynamic batching: concurrent requests with equal sampling options are generated in one batch.
+Binds 127.0.0.1 unless --host says otherwise. Ctrl-C finishes the requests in flight, then stops.
 
 Options:
   --model DIR        checkpoint directory or Hub model org/name[@revision] (required)
   --port P           default ${DEFAULT_PORT} (the paper's proxy port); 0 picks a free one
   --host H           default 127.0.0.1
   --token T          require "Authorization: Bearer T" (or set DIFFWORLD_WM_TOKEN); /health stays open
-  --max-batch N      sequences per batch (default 32; 1 turns batching off)
-  --max-wait-ms MS   how long a lone request waits for company (default 5)
+  --scheduling MODE  auto (default: continuous for ar checkpoints, batch otherwise) | continuous | batch
+  --max-batch N      sequences per batch, or rows decoded together under continuous batching
+                     (default 32; 1 turns batching off)
+  --max-wait-ms MS   how long a lone request waits for company (default 5; batch scheduling only)
   --max-queue N      sequences queued before 429 + Retry-After (default 1024)
   --timeout-ms MS    generation deadline per request, then 504 (default 300000)
   --model-id ID      the id /v1/models serves (default: the run directory's name, or the Hub id)
@@ -72,6 +81,7 @@ Example:
     port: { type: 'string' },
     host: { type: 'string' },
     token: { type: 'string' },
+    scheduling: { type: 'string' },
     'max-batch': { type: 'string' },
     'max-wait-ms': { type: 'string' },
     'max-queue': { type: 'string' },

@@ -11,7 +11,8 @@ export interface LoadJob {
   count: number;
   concurrency: number;
   maxSeconds: number;
-  maxTokens: number;
+  /** max_tokens of request i: maxTokens[i mod length] (one value: every request the same). */
+  maxTokens: number[];
 }
 
 export interface LoadResult {
@@ -69,7 +70,7 @@ async function runLoad(job: LoadJob): Promise<LoadResult> {
       const start = performance.now();
       let status: string;
       try {
-        const res = await post(agent, url, JSON.stringify({ messages: rows[i % rows.length], seed: i, temperature: 0, max_tokens: job.maxTokens }));
+        const res = await post(agent, url, JSON.stringify({ messages: rows[i % rows.length], seed: i, temperature: 0, max_tokens: job.maxTokens[i % job.maxTokens.length] }));
         const body = res.json as { usage?: { completion_tokens: number } };
         status = String(res.status);
         if (res.status === 200) {

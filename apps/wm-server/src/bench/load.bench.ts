@@ -1,6 +1,8 @@
 // Load test of wm-server on a tiny trained model, loopback only, bounded in count and time:
 // N requests at concurrency C with dynamic batching, the same with batching off (maxBatch 1), and
-// an overload phase with a small queue where only explicit 429s may fail. The clients run in a
+// an overload phase with a small queue where only explicit 429s may fail. With --compare continuous
+// the model is a tiny AR one and the two phases are continuous batching (maxBatch rows) against
+// dynamic batching (max batch maxBatch) on the same backend, the ratio printed the same way. The clients run in a
 // child process (load-client.ts), so the server's CPU seconds and event loop are its own. On a
 // shared machine the load of others swings within a minute, so the on and off phases run in
 // --rounds interleaved slices and the median of the per-round ratios is reported beside the pooled one.
@@ -10,6 +12,7 @@
 //   npx tsx --conditions=@diffworld/source src/bench/load.bench.ts [--requests 2000] [--concurrency 64]
 //     [--off-requests N (default --requests)] [--max-seconds 120] [--max-batch 32] [--max-tokens 16]
 //     [--rounds 3] [--threads N (ONNX Runtime intra-op threads)] [--max-rss-mb 1024] [--warmup 256] [--model DIR]
+//     [--compare off|continuous] [--max-tokens 16 or a list, e.g. 4,16,64: request i asks for list[i mod length]]
 import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { alfworldRowsFile, tinyWmModel, trainTinyWorldModel } from '@diffworld/mdlm-core/testing';
@@ -32,13 +35,17 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     'max-rss-mb': { type: 'string' },
     warmup: { type: 'string' },
+    compare: { type: 'string' },
   },
 });
+/** off: dynamic batching against none; continuous: continuous batching against dynamic batching (an AR model). */
+const COMPARE = values.compare ?? 'off';
+if (COMPARE !== 'off' && COMPARE !== 'continuous') throw new Error(`--compare must be off or continuous, got "${COMPARE}"`);
 const REQUESTS = Number(values.requests ?? 2000);
 const OFF_REQUESTS = Number(values['off-requests'] ?? REQUESTS);
 const CONCURRENCY = Number(values.concurrency ?? 64);
 const MAX_SECONDS = Number(values['max-seconds'] ?? 120);
-const MAX_TOKENS = Number(values['max-tokens'] ?? 16);
+const MAX_TOKENS = (values['max-tokens'] ?? '16').split(',').map(Number);
 const MAX_BATCH = Number(values['max-batch'] ?? 32);
 const SAMPLER_BATCH = values['sampler-batch'] === undefined ? undefined : Number(values['sampler-batch']);
 const BATCH_CONCURRENCY = Number(values['batch-concurrency'] ?? 1);
@@ -69,6 +76,7 @@ function load(job: LoadJob): Promise<LoadResult> {
 
 async function phase(name: string, backend: GeneratorBackend, opts: WmServerOptions, first: number, count: number): Promise<PhaseResult> {
   const server = await startWmServer(backend, opts);
+  if (opts.scheduling && server.scheduling !== opts.scheduling) throw new Error(`${name}: the server runs ${server.scheduling} scheduling, not ${opts.scheduling}`);
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 200);
   const cpu0 = process.cpuUsage();
@@ -78,8 +86,11 @@ async function phase(name: string, backend: GeneratorBackend, opts: WmServerOpti
   const metrics = await (await fetch(`${server.url}/metrics`)).text();
   const batches = Number(/^wm_batch_size_count (\d+)/m.exec(metrics)?.[1] ?? 0);
   const sequences = Number(/^wm_batch_size_sum (\d+)/m.exec(metrics)?.[1] ?? 0);
+  // Continuous scheduling has no batches: its "batch" is the mean rows per forward pass.
+  const rowsPerStep = /^wm_decode_rows_per_step (\S+)/m.exec(metrics)?.[1];
   await server.close();
-  return { name, ...r, latencies: r.latencies.sort((a, b) => a - b), peakRssMb: peakRss / 2 ** 20, cpuSeconds: (cpu.user + cpu.system) / 1e6, batchMean: batches ? sequences / batches : 0 };
+  const batchMean = rowsPerStep !== undefined ? Number(rowsPerStep) : batches ? sequences / batches : 0;
+  return { name, ...r, latencies: r.latencies.sort((a, b) => a - b), peakRssMb: peakRss / 2 ** 20, cpuSeconds: (cpu.user + cpu.system) / 1e6, batchMean };
 }
 
 const rate = (r: PhaseResult) => r.ok / r.seconds;
@@ -90,6 +101,7 @@ function merge(parts: PhaseResult[]): PhaseResult {
   const sum = (f: (p: PhaseResult) => number) => parts.reduce((a, p) => a + f(p), 0);
   const statuses: Record<string, number> = {};
   for (const p of parts) for (const [k, n] of Object.entries(p.statuses)) statuses[k] = (statuses[k] ?? 0) + n;
+  // Weighted by requests (for continuous phases this averages rows per pass the same way).
   const batches = sum((p) => (p.batchMean ? p.ok / p.batchMean : 0));
   return {
     name: parts[0]!.name,
@@ -112,36 +124,43 @@ function report(r: PhaseResult): string {
 }
 
 const t0 = performance.now();
-const dir = values.model ?? (await trainTinyWorldModel({ data: alfworldRowsFile(32), settings: { model: tinyWmModel(64) } }));
-const backend = await GeneratorBackend.load(dir, { provider: 'cpu', modelId: 'tiny-bd3', ...(SAMPLER_BATCH ? { samplerBatch: SAMPLER_BATCH } : {}), ...(THREADS ? { intraOpThreads: THREADS } : {}) });
+const objective = COMPARE === 'continuous' ? 'ar' : 'bd3';
+const dir = values.model ?? (await trainTinyWorldModel({ data: alfworldRowsFile(32), settings: { model: tinyWmModel(64), objective } }));
+const backend = await GeneratorBackend.load(dir, {
+  provider: 'cpu',
+  modelId: `tiny-${objective}`,
+  ...(SAMPLER_BATCH ? { samplerBatch: SAMPLER_BATCH } : {}),
+  ...(THREADS ? { intraOpThreads: THREADS } : {}),
+});
+const batching: WmServerOptions = { scheduling: 'batch', maxBatch: MAX_BATCH, maxWaitMs: 5, batchConcurrency: BATCH_CONCURRENCY };
+// The measured pair: A against B, "A / B" below.
+const [nameA, optsA, nameB, optsB]: [string, WmServerOptions, string, WmServerOptions] =
+  COMPARE === 'continuous'
+    ? [`continuous (${MAX_BATCH} rows)`, { scheduling: 'continuous', maxBatch: MAX_BATCH }, `batching (max ${MAX_BATCH})`, batching]
+    : [`batching (max ${MAX_BATCH})`, batching, 'batching off', { scheduling: 'batch', maxBatch: 1 }];
 console.log(
-  `model ${dir} (trained/loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${REQUESTS} requests at concurrency ${CONCURRENCY} (batching off: ${OFF_REQUESTS}), max_tokens ${MAX_TOKENS}, ONNX Runtime threads ${THREADS ?? 'default'}, loopback, clients in a child process`,
+  `model ${dir} (${backend.generator.objective}, trained/loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${REQUESTS} requests at concurrency ${CONCURRENCY} (${nameB}: ${OFF_REQUESTS}), max_tokens ${MAX_TOKENS.join(',')}, ONNX Runtime threads ${THREADS ?? 'default'}, loopback, clients in a child process`,
 );
-const onOpts: WmServerOptions = { maxBatch: MAX_BATCH, maxWaitMs: 5, batchConcurrency: BATCH_CONCURRENCY };
 // Unmeasured warm-up of both modes: JIT compilation, ONNX Runtime's first runs of each shape and
-// the sampler's greedy-head session would otherwise land in the first measured phase (batching's).
-await phase('warm-up (batching)', backend, onOpts, REQUESTS, WARMUP);
-await phase('warm-up (off)', backend, { maxBatch: 1 }, REQUESTS, Math.ceil(WARMUP / 4));
+// the sampler's greedy-head session would otherwise land in the first measured phase (A's).
+await phase(`warm-up (${nameA})`, backend, optsA, REQUESTS, WARMUP);
+await phase(`warm-up (${nameB})`, backend, optsB, REQUESTS, COMPARE === 'continuous' ? WARMUP : Math.ceil(WARMUP / 4));
 const slices: { on: PhaseResult; off: PhaseResult }[] = [];
 for (let r = 0; r < ROUNDS; r++) {
   const share = (total: number) => [Math.floor((total * r) / ROUNDS), Math.floor((total * (r + 1)) / ROUNDS) - Math.floor((total * r) / ROUNDS)] as const;
-  const on = await phase(`batching (max ${MAX_BATCH})`, backend, onOpts, ...share(REQUESTS));
-  const off = await phase('batching off', backend, { maxBatch: 1 }, ...share(OFF_REQUESTS));
+  const on = await phase(nameA, backend, optsA, ...share(REQUESTS));
+  const off = await phase(nameB, backend, optsB, ...share(OFF_REQUESTS));
   slices.push({ on, off });
   console.log(
     `round ${r + 1}/${ROUNDS}: ${(rate(on) / rate(off)).toFixed(2)}× per wall second, ${(perCpu(on) / perCpu(off)).toFixed(2)}× per CPU second (${rate(on).toFixed(1)} vs ${rate(off).toFixed(1)} req/s)`,
   );
 }
-const results = [
-  merge(slices.map((s) => s.on)),
-  merge(slices.map((s) => s.off)),
-  await phase('overload (queue 16)', backend, { maxBatch: 16, maxWaitMs: 5, maxQueue: 16 }, 0, Math.min(REQUESTS, 500)),
-];
+const results = [merge(slices.map((s) => s.on)), merge(slices.map((s) => s.off)), await phase('overload (queue 16)', backend, { ...optsA, maxBatch: 16, maxQueue: 16 }, 0, Math.min(REQUESTS, 500))];
 for (const r of results) console.log(report(r));
 const [on, off] = results;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(
-  `throughput with batching / without: ${(rate(on!) / rate(off!)).toFixed(2)}× per wall second, ${(perCpu(on!) / perCpu(off!)).toFixed(2)}× per CPU second pooled; median of ${ROUNDS} interleaved rounds ${median(slices.map((s) => rate(s.on) / rate(s.off))).toFixed(2)}× wall, ${median(slices.map((s) => perCpu(s.on) / perCpu(s.off))).toFixed(2)}× CPU (the machine is shared: CPU seconds are the steadier figure)`,
+  `throughput ${nameA} / ${nameB}: ${(rate(on!) / rate(off!)).toFixed(2)}× per wall second, ${(perCpu(on!) / perCpu(off!)).toFixed(2)}× per CPU second pooled; median of ${ROUNDS} interleaved rounds ${median(slices.map((s) => rate(s.on) / rate(s.off))).toFixed(2)}× wall, ${median(slices.map((s) => perCpu(s.on) / perCpu(s.off))).toFixed(2)}× CPU (the machine is shared: CPU seconds are the steadier figure)`,
 );
 const bad = results.flatMap((r) =>
   Object.entries(r.statuses)

@@ -43,6 +43,9 @@ export interface ArRow {
   readonly penalize: Set<number>;
   done: boolean;
   finish: 'stop' | 'length';
+  /** How this row's tokens are chosen (the continuous scheduler lets each request bring its own). */
+  readonly sampling: TokenSampling;
+  readonly maxNewTokens: number;
 }
 
 /** Checks the options once per call or scheduler. */
@@ -66,22 +69,32 @@ export function openArRow(req: AutoregressiveRequest, options: AutoregressiveOpt
     // A prefix of maxNewTokens tokens is the whole answer: nothing to run.
     done: prefix.length >= options.maxNewTokens,
     finish: 'length',
+    sampling: options,
+    maxNewTokens: options.maxNewTokens,
   };
 }
 
+/** A row whose choice is the model's greedy pick: chooseToken at temperature 0 without a penalty. */
+const greedyRow = (s: TokenSampling) => s.temperature === 0 && (s.repetitionPenalty === undefined || s.repetitionPenalty === 1);
+
 /**
- * One forward for `items` (rows' next tokens, in `rows` order): each row's next token — the
- * model's greedy choice where it can make it (chooseToken's greedy case: no penalty), else
- * chooseToken over its copied-out logits with the row's own RNG.
+ * One forward for `items` (rows' next tokens, in `rows` order): each row's next token. When every
+ * row of the pass is greedy the model makes the choices where it can (forwardGreedy); otherwise
+ * chooseToken runs over each row's copied-out logits with the row's own options and RNG. Both give
+ * a greedy row the same token (argmax of the same float32 logits, lowest id on ties: the decoder
+ * itself picks either way by batch size), so a greedy row's answer does not depend on whether a
+ * sampled row shares its pass. `options` gives the banned ids and greedyInModel for every row.
  */
-export function tokenChooser(decoder: CausalDecoder, options: AutoregressiveOptions, where: string, vocabSize: number): (items: CausalItem[], rows: readonly ArRow[]) => Promise<number[]> {
-  const greedy =
-    options.temperature === 0 && (options.repetitionPenalty === undefined || options.repetitionPenalty === 1) && options.greedyInModel !== false && decoder.forwardGreedy
-      ? decoder.forwardGreedy.bind(decoder)
-      : undefined;
+export function tokenChooser(
+  decoder: CausalDecoder,
+  options: Pick<AutoregressiveOptions, 'bannedIds' | 'greedyInModel'>,
+  where: string,
+  vocabSize: number,
+): (items: CausalItem[], rows: readonly ArRow[]) => Promise<number[]> {
+  const greedy = options.greedyInModel !== false && decoder.forwardGreedy ? decoder.forwardGreedy.bind(decoder) : undefined;
   const banned = options.bannedIds ?? [];
   return async (items, rows) => {
-    if (greedy) {
+    if (greedy && rows.every((r) => greedyRow(r.sampling))) {
       const picks = await greedy(items, banned);
       if (picks.length !== items.length) throw new SamplingError('bad_model', `${where}: the model returned ${picks.length} greedy choices for ${items.length} items`);
       return picks.map((p) => p.tokens[0]!);
@@ -91,13 +104,13 @@ export function tokenChooser(decoder: CausalDecoder, options: AutoregressiveOpti
     return rows.map((r, n) => {
       const l = logits[n]!;
       if (l.length !== vocabSize) throw new SamplingError('bad_model', `${where}: a logits row has ${l.length} values, expected ${vocabSize}`);
-      return chooseToken(l, options, r.clock.rng, { banned: options.bannedIds, penalize: r.penalize }).token;
+      return chooseToken(l, r.sampling, r.clock.rng, { banned: options.bannedIds, penalize: r.penalize }).token;
     });
   };
 }
 
-/** Takes a row's chosen token: a stop ends it, else it is generated (and ends the row at maxNewTokens). */
-export function advanceArRow(r: ArRow, token: number, stops: ReadonlySet<number>, maxNewTokens: number, t0: number): void {
+/** Takes a row's chosen token: a stop ends it, else it is generated (and ends the row at its maxNewTokens). */
+export function advanceArRow(r: ArRow, token: number, stops: ReadonlySet<number>, t0: number): void {
   r.clock.forwards++;
   if (stops.has(token)) {
     r.done = true;
@@ -106,7 +119,7 @@ export function advanceArRow(r: ArRow, token: number, stops: ReadonlySet<number>
     r.generated.push(token);
     r.penalize.add(token);
     r.next = [token];
-    if (r.generated.length >= maxNewTokens) r.done = true;
+    if (r.generated.length >= r.maxNewTokens) r.done = true;
   }
   if (r.done) r.clock.ms = performance.now() - t0;
 }
@@ -133,7 +146,7 @@ export async function sampleAutoregressive(model: CausalModel, requests: readonl
         items,
         active.map(({ r }) => r),
       );
-      active.forEach(({ r }, n) => advanceArRow(r, tokens[n]!, stops, options.maxNewTokens, t0));
+      active.forEach(({ r }, n) => advanceArRow(r, tokens[n]!, stops, t0));
     }
   } finally {
     await decoder.close();

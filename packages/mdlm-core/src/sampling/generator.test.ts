@@ -98,6 +98,37 @@ describe('ChatGenerator', () => {
     );
   }, 120_000);
 
+  it('ar session: requests submitted one by one, each with its own length, sampling and seed, decode as generate() decodes each alone', async () => {
+    const g = await ChatGenerator.load(dirs.ar, { provider: 'cpu' });
+    const own = [{}, { temperature: 0.9, topK: 20 }, { maxNewTokens: 5 }, { temperature: 1.2, repetitionPenalty: 1.3, maxNewTokens: 12 }];
+    const reqs = rows.map((m, i) => ({ messages: prompt(m), seed: 100 + i, ...(i === 3 ? { forcedPrefix: tok.encodeIds('You open', { addSpecialTokens: false }) } : {}) }));
+    const alone = [];
+    for (const [i, r] of reqs.entries()) alone.push((await g.generate([r], { maxNewTokens: 40, ...own[i % own.length] }))[0]!);
+    const session = await g.openSession({ rows: 3, maxNewTokens: 40 });
+    const got = await Promise.all(reqs.map((r, i) => session.submit(r, own[i % own.length])));
+    expect(got.map((o) => o.text)).toEqual(alone.map((o) => o.text));
+    expect(got.map((o) => o.finishReason)).toEqual(alone.map((o) => o.finishReason));
+    expect(got.map((o) => o.stats.forwards)).toEqual(alone.map((o) => o.stats.forwards));
+    // Not trivial: sampled texts differ from the greedy ones, and the rows shared passes.
+    const sampled = [1, 3, 5, 7, 9, 11];
+    const greedy = await g.generate(
+      sampled.map((i) => reqs[i]!),
+      { maxNewTokens: 40 },
+    );
+    expect(sampled.filter((i, k) => got[i]!.text !== greedy[k]!.text).length).toBeGreaterThan(0);
+    expect(got[2]!.tokenIds.length).toBeLessThanOrEqual(5);
+    expect(session.stats.peakRows).toBe(3);
+    expect(session.stats.rowSteps / session.stats.steps).toBeGreaterThan(2);
+    // A prompt past the positions left is not decoded; an aborted request rejects with its reason.
+    const long = await session.submit({ messages: [{ role: 'user', content: 'open cabinet 1 '.repeat(200) }] });
+    expect(long.finishReason).toBe('overlong');
+    await expect(session.submit(reqs[0]!, { signal: AbortSignal.abort(new Error('client left')) })).rejects.toThrow(/client left/);
+    await expect(session.submit({ messages: [] })).rejects.toThrow(/session: the request has no messages/);
+    await session.close();
+    const bd3 = await ChatGenerator.load(dirs.bd3, { provider: 'cpu' });
+    await expect(bd3.openSession()).rejects.toThrow(/continuous decoding is for ar checkpoints; this bd3 model decodes in batches/);
+  }, 120_000);
+
   it('bd3: the seed fixes the text, and batch size and composition do not change it', async () => {
     const g = await ChatGenerator.load(dirs.bd3, { provider: 'cpu' });
     expect(g.objective).toBe('bd3');

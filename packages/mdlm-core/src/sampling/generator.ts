@@ -10,6 +10,11 @@
 //         the answer's opening tokens (forcedPrefix), the one anchor left-to-right decoding honours.
 //   mdlm  LLaDA canvas of maxNewTokens masks, one token per step, one block by default.
 // Every objective decodes greedily (temperature 0) unless a temperature is given.
+//
+// An ar checkpoint can also decode continuously (openSession): one request at a time is submitted
+// and awaited, and the session schedules the requests per iteration over a fixed set of rows
+// (ContinuousAutoregressive), each with its own length and sampling; its text equals generate()'s
+// for the same request, seed and options.
 import { join } from 'node:path';
 import type { ChatMessage } from '@diffworld/dataset';
 import { Tokenizer } from '@diffworld/tokenizer';
@@ -17,7 +22,8 @@ import { promptIds } from '../train/data.js';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { parseHfConfig, type ModelConfig } from '../nn/config.js';
 import type { ProviderName } from '../runtime/index.js';
-import { sampleAutoregressive, type AutoregressiveRequest } from './autoregressive.js';
+import { sampleAutoregressive, type AutoregressiveOptions, type AutoregressiveRequest } from './autoregressive.js';
+import { ContinuousAutoregressive, type RowOptions } from './continuous.js';
 import { sampleBlockDiffusion } from './block-diffusion.js';
 import { badOption, SamplingError } from './errors.js';
 import { sampleLlada } from './llada.js';
@@ -78,6 +84,39 @@ export interface GenerateOptions extends Partial<TokenSampling> {
   stopIds?: readonly number[];
   /** Called after each sampler batch with the results so far (progress lines). */
   onBatch?: (done: number, total: number) => void;
+}
+
+/** A continuous session's settings (ar only); every request may override the length and sampling. */
+export interface ChatSessionOptions extends Partial<TokenSampling> {
+  /** Rows decoded together (default 8): the most requests in flight; the rest wait for a row. */
+  rows?: number;
+  /** While rows decode, waiting requests join once this many rows are free, or all of them fit (default 1; ContinuousAutoregressive). */
+  admitAtLeast?: number;
+  /** Default as generate's (256, capped at half of max_position_embeddings). */
+  maxNewTokens?: number;
+  /** Seed of requests that bring none (default 0). */
+  seed?: number;
+  /** Extra stop ids on top of the checkpoint's. */
+  stopIds?: readonly number[];
+}
+
+/** One request's own settings in a session (unset: the session's), and an AbortSignal that withdraws it. */
+export interface ChatSubmitOptions extends RowOptions {
+  /** A request aborted while queued leaves at once; one decoding frees its row after the current step. It rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Longer prompts are not generated (finishReason 'overlong'); default max_position_embeddings − maxNewTokens. */
+  maxPromptTokens?: number;
+}
+
+/** Continuous decoding over an ar generator: submit one chat request, await its Generation. */
+export interface ChatSession {
+  submit(request: ChatRequest, options?: ChatSubmitOptions): Promise<Generation>;
+  /** Requests waiting for a row, and rows decoding now. */
+  readonly load: { waiting: number; running: number };
+  /** Decoding steps so far (one token for every running row; a step with joining requests runs their prefill as a second pass), and rows summed over them (rowSteps / steps: mean rows per step). */
+  readonly stats: { steps: number; rowSteps: number; peakRows: number; cancelledRows: number };
+  /** Waits for the requests submitted, then frees the rows. */
+  close(): Promise<void>;
 }
 
 export type FinishReason = 'stop' | 'length' | 'overlong';
@@ -266,44 +305,19 @@ export class ChatGenerator {
 
   /** One completion per request, in request order. Requests are batched by prompt length. */
   async generate(requests: readonly ChatRequest[], options: GenerateOptions = {}): Promise<Generation[]> {
-    const maxNew = options.maxNewTokens ?? Math.max(1, Math.min(DEFAULT_MAX_NEW_TOKENS, Math.floor(this.config.maxPositions / 2)));
-    if (!(Number.isInteger(maxNew) && maxNew >= 1)) throw badOption('generate', `maxNewTokens must be an integer ≥ 1, got ${maxNew}`);
+    const maxNew = this.maxNewTokens(options.maxNewTokens, 'generate');
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
     if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw badOption('generate', `batchSize must be an integer ≥ 1, got ${batchSize}`);
-    const maxPrompt = options.maxPromptTokens ?? this.config.maxPositions - maxNew;
-    if (!(Number.isInteger(maxPrompt) && maxPrompt >= 1)) {
-      throw badOption('generate', `maxPromptTokens must be an integer ≥ 1, got ${maxPrompt} (max_position_embeddings ${this.config.maxPositions} − maxNewTokens ${maxNew}); lower maxNewTokens`);
-    }
+    const maxPrompt = this.maxPromptTokens(options.maxPromptTokens, maxNew, 'generate');
     if (options.unmasking !== undefined && !UNMASKING_STRATEGIES.includes(options.unmasking))
       throw badOption('generate', `unknown unmasking strategy "${options.unmasking}" (known: ${UNMASKING_STRATEGIES.join(', ')})`);
     const defaultSeed = options.seed ?? 0;
 
-    const prepared = requests.map((r, i) => {
-      if (!Array.isArray(r.messages) || r.messages.length === 0) throw new SamplingError('bad_input', `generate: request ${i} has no messages`);
-      const prompt = this.promptIds(r.messages);
-      const anchors = (r.anchors ?? []).map((a): Anchor => (isTextAnchor(a) ? { at: a.at, tokens: this.tokenizer.encodeIds(a.text, { addSpecialTokens: false }) } : a));
-      if (anchors.length && this.objective === 'ar')
-        throw new SamplingError('bad_input', `generate: request ${i} has anchors, which an ar model cannot honour (left-to-right decoding cannot see a later span)`);
-      if (r.forcedPrefix !== undefined) {
-        if (this.objective !== 'ar')
-          throw new SamplingError(
-            'bad_input',
-            `generate: request ${i} has a forcedPrefix, which is for ar models; a ${this.objective} model takes the same tokens as an anchor at 0 ({ at: 0, tokens })`,
-          );
-        if (r.forcedPrefix.length > maxNew) throw new SamplingError('bad_input', `generate: request ${i} has a forcedPrefix of ${r.forcedPrefix.length} tokens, more than maxNewTokens ${maxNew}`);
-      }
-      const req: AutoregressiveRequest = {
-        prompt,
-        seed: r.seed ?? defaultSeed,
-        ...(anchors.length ? { anchors } : {}),
-        ...(r.forcedPrefix?.length ? { forcedPrefix: r.forcedPrefix } : {}),
-      };
-      return { index: i, req };
-    });
+    const prepared = requests.map((r, i) => ({ index: i, req: this.prepare(r, `generate: request ${i}`, maxNew, defaultSeed) }));
     const out: Generation[] = new Array(requests.length);
     const runnable = prepared.filter((p) => {
       if (p.req.prompt.length <= maxPrompt) return true;
-      out[p.index] = { text: '', tokenIds: [], finishReason: 'overlong', stats: { promptTokens: p.req.prompt.length, generatedTokens: 0, forwards: 0, tokensPerForward: 0, ms: 0 } };
+      out[p.index] = overlong(p.req.prompt.length);
       return false;
     });
     // Similar lengths share a batch (less padding); stable, so equal lengths keep request order.
@@ -328,28 +342,94 @@ export class ChatGenerator {
         options,
         maxNew,
       );
-      chunk.forEach((c, k) => {
-        const r = results[k]!;
-        out[c.index] = {
-          text: this.tokenizer.decode(r.tokens, { skipSpecialTokens: false }),
-          tokenIds: r.tokens,
-          finishReason: r.finish,
-          stats: { promptTokens: c.req.prompt.length, generatedTokens: r.tokens.length, ...r.stats },
-        };
-      });
+      chunk.forEach((c, k) => (out[c.index] = this.generation(c.req, results[k]!)));
       done += chunk.length;
       options.onBatch?.(done, requests.length);
     }
     return out;
   }
 
-  private sample(reqs: AutoregressiveRequest[], o: GenerateOptions, maxNewTokens: number): Promise<SampleResult[]> {
-    const sampling: TokenSampling = {
-      temperature: o.temperature ?? 0,
-      ...(o.topK !== undefined ? { topK: o.topK } : {}),
-      ...(o.topP !== undefined ? { topP: o.topP } : {}),
-      ...(o.repetitionPenalty !== undefined ? { repetitionPenalty: o.repetitionPenalty } : {}),
+  /**
+   * Continuous decoding of an ar checkpoint: requests submitted one by one take a free one of
+   * `rows` rows at the next step and leave it at the step they end (ContinuousAutoregressive), each
+   * with its own length and sampling. A request's text equals generate()'s for the same request,
+   * seed and options. Diffusion objectives decode whole batches (generate).
+   */
+  async openSession(options: ChatSessionOptions = {}): Promise<ChatSession> {
+    const b = this.backend;
+    if (b.kind !== 'ar') throw badOption('openSession', `continuous decoding is for ar checkpoints; this ${this.objective} model decodes in batches (generate)`);
+    const maxNew = this.maxNewTokens(options.maxNewTokens, 'openSession');
+    const base = this.arOptions(options, maxNew, options.stopIds);
+    const rows = options.rows ?? DEFAULT_BATCH;
+    const cont = await ContinuousAutoregressive.open(b.model, base, rows, options.admitAtLeast !== undefined ? { admitAtLeast: options.admitAtLeast } : {});
+    const defaultSeed = options.seed ?? 0;
+    return {
+      submit: async (request, own = {}) => {
+        const { signal, maxPromptTokens, ...rowOptions } = own;
+        const n = this.maxNewTokens(rowOptions.maxNewTokens ?? maxNew, 'session request');
+        const req = this.prepare(request, 'session: the request', n, defaultSeed);
+        if (req.prompt.length > this.maxPromptTokens(maxPromptTokens, n, 'session request')) return overlong(req.prompt.length);
+        return this.generation(req, await cont.submit(req, { ...rowOptions, ...(signal ? { signal } : {}) }));
+      },
+      get load() {
+        return cont.load;
+      },
+      get stats() {
+        return { steps: cont.steps, rowSteps: cont.rowSteps, peakRows: cont.peakRows, cancelledRows: cont.cancelledRows };
+      },
+      close: () => cont.close(),
     };
+  }
+
+  private maxNewTokens(asked: number | undefined, where: string): number {
+    const maxNew = asked ?? Math.max(1, Math.min(DEFAULT_MAX_NEW_TOKENS, Math.floor(this.config.maxPositions / 2)));
+    if (!(Number.isInteger(maxNew) && maxNew >= 1)) throw badOption(where, `maxNewTokens must be an integer ≥ 1, got ${maxNew}`);
+    return maxNew;
+  }
+
+  private maxPromptTokens(asked: number | undefined, maxNew: number, where: string): number {
+    const maxPrompt = asked ?? this.config.maxPositions - maxNew;
+    if (!(Number.isInteger(maxPrompt) && maxPrompt >= 1)) {
+      throw badOption(where, `maxPromptTokens must be an integer ≥ 1, got ${maxPrompt} (max_position_embeddings ${this.config.maxPositions} − maxNewTokens ${maxNew}); lower maxNewTokens`);
+    }
+    return maxPrompt;
+  }
+
+  /** A chat request as the samplers' request: prompt ids, seed, anchors as token spans, forced prefix; checked against the objective. */
+  private prepare(r: ChatRequest, what: string, maxNew: number, defaultSeed: number): AutoregressiveRequest {
+    if (!Array.isArray(r.messages) || r.messages.length === 0) throw new SamplingError('bad_input', `${what} has no messages`);
+    const prompt = this.promptIds(r.messages);
+    const anchors = (r.anchors ?? []).map((a): Anchor => (isTextAnchor(a) ? { at: a.at, tokens: this.tokenizer.encodeIds(a.text, { addSpecialTokens: false }) } : a));
+    if (anchors.length && this.objective === 'ar') throw new SamplingError('bad_input', `${what} has anchors, which an ar model cannot honour (left-to-right decoding cannot see a later span)`);
+    if (r.forcedPrefix !== undefined) {
+      if (this.objective !== 'ar')
+        throw new SamplingError('bad_input', `${what} has a forcedPrefix, which is for ar models; a ${this.objective} model takes the same tokens as an anchor at 0 ({ at: 0, tokens })`);
+      if (r.forcedPrefix.length > maxNew) throw new SamplingError('bad_input', `${what} has a forcedPrefix of ${r.forcedPrefix.length} tokens, more than maxNewTokens ${maxNew}`);
+    }
+    return {
+      prompt,
+      seed: r.seed ?? defaultSeed,
+      ...(anchors.length ? { anchors } : {}),
+      ...(r.forcedPrefix?.length ? { forcedPrefix: r.forcedPrefix } : {}),
+    };
+  }
+
+  private generation(req: AutoregressiveRequest, r: SampleResult): Generation {
+    return {
+      text: this.tokenizer.decode(r.tokens, { skipSpecialTokens: false }),
+      tokenIds: r.tokens,
+      finishReason: r.finish,
+      stats: { promptTokens: req.prompt.length, generatedTokens: r.tokens.length, ...r.stats },
+    };
+  }
+
+  /** The ar sampler's options: token sampling (greedy by default), the checkpoint's stop ids and extra ones, the mask id banned. */
+  private arOptions(o: Partial<TokenSampling>, maxNewTokens: number, extraStops: readonly number[] | undefined): AutoregressiveOptions {
+    return { ...tokenSampling(o), maxNewTokens, stopIds: [...this.stopIds, ...(extraStops ?? [])], ...(this.maskId !== undefined ? { bannedIds: [this.maskId] } : {}) };
+  }
+
+  private sample(reqs: AutoregressiveRequest[], o: GenerateOptions, maxNewTokens: number): Promise<SampleResult[]> {
+    const sampling = tokenSampling(o);
     const stopIds = [...this.stopIds, ...(o.stopIds ?? [])];
     const b = this.backend;
     switch (b.kind) {
@@ -365,7 +445,7 @@ export class ChatGenerator {
           ...((o.denoisingSteps ?? this.decoding.denoisingSteps) !== undefined ? { denoisingSteps: (o.denoisingSteps ?? this.decoding.denoisingSteps)! } : {}),
         });
       case 'ar':
-        return sampleAutoregressive(b.model, reqs, { ...sampling, maxNewTokens, stopIds, ...(this.maskId !== undefined ? { bannedIds: [this.maskId] } : {}) });
+        return sampleAutoregressive(b.model, reqs, this.arOptions(o, maxNewTokens, o.stopIds));
       case 'mdlm':
         return sampleLlada(b.model, reqs, {
           ...sampling,
@@ -377,4 +457,18 @@ export class ChatGenerator {
         });
     }
   }
+}
+
+/** Token sampling as given, greedy (temperature 0) unless a temperature is. */
+function tokenSampling(o: Partial<TokenSampling>): TokenSampling {
+  return {
+    temperature: o.temperature ?? 0,
+    ...(o.topK !== undefined ? { topK: o.topK } : {}),
+    ...(o.topP !== undefined ? { topP: o.topP } : {}),
+    ...(o.repetitionPenalty !== undefined ? { repetitionPenalty: o.repetitionPenalty } : {}),
+  };
+}
+
+function overlong(promptTokens: number): Generation {
+  return { text: '', tokenIds: [], finishReason: 'overlong', stats: { promptTokens, generatedTokens: 0, forwards: 0, tokensPerForward: 0, ms: 0 } };
 }

@@ -18,7 +18,7 @@ export type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, 
 export { cutAtStop, leftPadToBlock, type Anchor, type SampleRequest, type SampleResult, type SampleStats } from './request.js';
 export { sampleBlockDiffusion, type BlockDiffusionOptions } from './block-diffusion.js';
 export { sampleAutoregressive, type AutoregressiveOptions, type AutoregressiveRequest } from './autoregressive.js';
-export { ContinuousAutoregressive } from './continuous.js';
+export { ContinuousAutoregressive, type ContinuousSubmitOptions, type RowOptions } from './continuous.js';
 export { sampleLlada, type LladaOptions } from './llada.js';
 export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type DecoderKind, type OnnxModelOptions, type Weights } from './onnx-models.js';
 export { ResidentDecoder, ResidentPool, ResidentRow, type ResidentDecoderOptions, type ResidentPass } from './resident-decoder.js';
@@ -28,6 +28,9 @@ export {
   ChatGenerator,
   GENERATION_OBJECTIVES,
   type ChatRequest,
+  type ChatSession,
+  type ChatSessionOptions,
+  type ChatSubmitOptions,
   type FinishReason,
   type Generation,
   type GenerateOptions,

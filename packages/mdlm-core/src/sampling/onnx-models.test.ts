@@ -283,6 +283,74 @@ describe('AR decoding on a trained AR model', () => {
     }
   });
 
+  it("continuous batching with each request's own options: greedy, sampled and penalized rows of different lengths share passes and each equals its request decoded alone", async () => {
+    const rq = requests(9, 3);
+    const own = [
+      {},
+      { temperature: 1, topK: 3 },
+      { maxNewTokens: 4 },
+      { temperature: 0.8, topP: 0.9, maxNewTokens: 7 },
+      { repetitionPenalty: 1.5 },
+      { temperature: 1, repetitionPenalty: 1.2, maxNewTokens: 2 },
+    ];
+    for (const decoder of ['host', 'resident'] as const) {
+      const model = await OnnxCausalModel.create(cfg, ar, { ...exact, decoder });
+      // One at a time: a model's decoders share its caches' pool.
+      const alone: number[][] = [];
+      for (const [i, r] of rq.entries()) alone.push((await sampleAutoregressive(model, [r], { ...arBase, ...own[i % own.length] }))[0]!.tokens);
+      // Joining in groups (admitAtLeast) changes when a request starts, never its tokens.
+      const grouped = await ContinuousAutoregressive.open(model, arBase, 4, { admitAtLeast: 3 });
+      expect((await Promise.all(rq.map((r, i) => grouped.submit(r, own[i % own.length])))).map((g) => g.tokens)).toEqual(alone);
+      await grouped.close();
+      const cont = await ContinuousAutoregressive.open(model, arBase, 4);
+      const got = await Promise.all(rq.map((r, i) => cont.submit(r, own[i % own.length])));
+      await cont.close();
+      expect(
+        got.map((g) => g.tokens),
+        decoder,
+      ).toEqual(alone);
+      // The options really differ per row (else this proves nothing) and the rows shared passes.
+      expect(got[2]!.tokens.length).toBeLessThanOrEqual(4);
+      expect(new Set(got.map((g) => g.tokens.length)).size).toBeGreaterThan(2);
+      expect(cont.peakRows).toBe(4);
+      expect(cont.rowSteps / cont.steps).toBeGreaterThan(2);
+    }
+    const model = await OnnxCausalModel.create(cfg, ar, exact);
+    await expect(ContinuousAutoregressive.open(model, arBase, 2, { admitAtLeast: 3 })).rejects.toThrow(/admitAtLeast must be an integer in \[1, rows = 2\]/);
+    const cont = await ContinuousAutoregressive.open(model, arBase, 2);
+    await expect(cont.submit(rq[0]!, { temperature: -1 })).rejects.toThrow(/own options.*temperature/);
+    await expect(cont.submit(rq[0]!, { maxNewTokens: 0 })).rejects.toThrow(/maxNewTokens/);
+    await cont.close();
+  });
+
+  it('continuous batching: an aborted request leaves the queue at once, or frees its row after the step in flight, and the next request takes the row', async () => {
+    const model = await OnnxCausalModel.create(cfg, ar, exact);
+    // No stop ids: the long request would run its whole 400 tokens.
+    const o: AutoregressiveOptions = { ...arBase, stopIds: [], maxNewTokens: 400 };
+    const rq = requests(3);
+    const cont = await ContinuousAutoregressive.open(model, o, 1);
+    const long = new AbortController();
+    const queued = new AbortController();
+    const first = cont.submit(rq[0]!, { signal: long.signal });
+    const withdrawn = cont.submit(rq[1]!, { signal: queued.signal });
+    const next = cont.submit(rq[2]!, { maxNewTokens: 5 });
+    const firstFailed = expect(first).rejects.toThrow(/gone/);
+    queued.abort(new Error('queued client gone'));
+    await expect(withdrawn).rejects.toThrow(/queued client gone/);
+    expect(cont.load).toEqual({ waiting: 1, running: 1 });
+    while (cont.steps < 3) await new Promise((r) => setTimeout(r, 1));
+    long.abort(new Error('client gone'));
+    await firstFailed;
+    const stepsAtAbort = cont.steps;
+    const done = await next;
+    await cont.close();
+    expect(cont.cancelledRows).toBe(1);
+    // The next request ran in the freed row: one step may have been in flight, then its 5 tokens.
+    expect(cont.steps).toBeLessThanOrEqual(stepsAtAbort + 1 + 5);
+    expect(done.tokens).toEqual((await sampleAutoregressive(model, [rq[2]!], { ...o, maxNewTokens: 5 }))[0]!.tokens);
+    await expect(cont.submit(rq[0]!, { signal: AbortSignal.abort(new Error('already')) })).rejects.toThrow(/already|after close/);
+  });
+
   it('the repetition penalty equals penalizing by hand the logits of generated tokens (prompt too with penalizePrompt); batch-independent', async () => {
     const PEN = 2.5;
     const rq = requests(10, 7);
