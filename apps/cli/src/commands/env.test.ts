@@ -74,6 +74,9 @@ describe('diffworld env', () => {
     expect(stepRows).toHaveLength(observations);
     expect(p.out).toContain(`3 episodes → ${observations} rows (episode layout, one per step)`);
     expect(stepRows[0].messages).toEqual(rows[0].messages.slice(0, 3));
+    // Each step row keeps its own entry of the episode's per-observation state-change counts.
+    expect(stepRows.map((r) => r.meta.state_changes)).toEqual(rows.flatMap((r) => r.meta.state_changes));
+    expect(stepRows.every((r) => Number.isInteger(r.meta.state_changes))).toBe(true);
     expect(await runCli('env', 'corpus', 'alfworld', '--split', 'train', '--episodes', '1', '--layout', 'transition', '--per-step', '--out', steps)).toMatchObject({
       code: 2,
       err: expect.stringContaining('--per-step'),

@@ -1,6 +1,6 @@
 // `diffworld env play|expert|corpus|serve|import <env>` and `env prompts extract`: the environment engines from the command line.
 import { createInterface } from 'node:readline';
-import { AtomicFile, WORLD_MODEL_LAYOUTS, createRowWriter, episodeStepRows, type WorldModelLayout } from '@diffworld/dataset';
+import { AtomicFile, WORLD_MODEL_LAYOUTS, createRowWriter, episodeStepRows, type ChatRow, type WorldModelLayout } from '@diffworld/dataset';
 import { checkSplit, loadPromptSet, writePromptSet, EnvSuiteError, type EnvSuite, type PromptSet } from '@diffworld/env-core';
 import { importRowsFile, writeImportedGames } from '@diffworld/alfworld';
 import { ENV_NAMES, envSuite } from '@diffworld/envs';
@@ -110,6 +110,18 @@ function layoutOpt(args: ParsedArgs, fallback: WorldModelLayout): WorldModelLayo
   return v as WorldModelLayout;
 }
 
+/**
+ * An episode row cut into its steps' rows; per-observation meta lists (an env's meta.state_changes,
+ * one count per observation) give each step row its own entry.
+ */
+function stepRowsOf(row: ChatRow): ChatRow[] {
+  return episodeStepRows(row.messages).map((messages, k, all) => {
+    if (!row.meta) return { ...row, messages };
+    const meta = Object.fromEntries(Object.entries(row.meta).map(([key, v]) => [key, Array.isArray(v) && v.length === all.length ? v[k] : v]));
+    return { ...row, messages, meta };
+  });
+}
+
 const corpus: Command = {
   path: ['env', 'corpus'],
   summary: 'generate world-model training rows from expert and perturbed episodes',
@@ -159,7 +171,7 @@ Example:
     let rows = 0;
     try {
       for await (const row of suite.corpusRows({ split, episodes, seed: intOpt(args, 'seed', 0), layout, ...(prompts ? { prompts } : {}), ...(freshGames ? { freshGames } : {}) })) {
-        for (const r of perStep ? episodeStepRows(row.messages).map((messages) => ({ ...row, messages })) : [row]) {
+        for (const r of perStep ? stepRowsOf(row) : [row]) {
           await writer.write(r);
           rows++;
         }

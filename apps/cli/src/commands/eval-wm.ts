@@ -18,7 +18,9 @@ Evaluates a world model on chat rows (the last message of each is the reference)
      prompts, MAUVE against the references with the hashing featurizer);
   3. adds to the dataset's entry of eval_summary.json: "generation" (model, sampling settings,
      samples, rows/s, MAUVE featurizer) and, for K ≥ 2, "sample_diversity" (Self-BLEU-3 and
-     Distinct-1/2 among each prompt's K samples, averaged over prompts).
+     Distinct-1/2 among each prompt's K samples, averaged over prompts);
+  4. where rows carry meta.state_changes (\`env corpus alfworld --per-step\` writes it: the state facts
+     the step changed), "exact_by_state_changes": rows and exact match for 0, 1, 2 and 3+ changes.
 Samples differ only through the seed: use --temperature > 0 with --samples (greedy samples are identical).
 Prints the fidelity and diversity figures, then MAUVE on a line of its own with the rows and buckets
 it was computed over: over fewer than 1,000 rows of hashed n-grams it sits near 1 for most models.
@@ -100,6 +102,8 @@ const evalWm: Command = {
     io.out(
       `${name}: ${fmt(s.get('num_samples'))} rows scored — exact ${fmt(s.get('exact_match'))}, semantic ${fmt(s.get('semantic_match'))}, ROUGE-L ${fmt(s.get('rouge_l_f1'))}${div ? `; among ${samples} samples: Self-BLEU-3 ${fmt(div.get('self_bleu_3'))}, Distinct-2 ${fmt(div.get('distinct_2'))}` : ''}; ${Number(gen.get('rows_per_second')).toFixed(2)} rows/s`,
     );
+    const split = s.get('exact_by_state_changes') as PyDict | undefined;
+    if (split) io.out(`${name}: exact by state facts changed — ${[...split].map(([b, v]) => `${b}: ${fmt((v as PyDict).get('exact_match'))} (${fmt((v as PyDict).get('rows'))} rows)`).join(' · ')}`);
     // MAUVE on its own line with what it was computed over: over few rows it is near 1 for any model.
     if (mauve) io.out(`${name}: ${mauveLine(mauve)}`);
     io.out(`wrote ${r.outputs.join(', ')}, ${r.scoredPath}, ${r.summaryPath}`);

@@ -88,6 +88,30 @@ describe('world-model corpus', () => {
     expect(extra.filter((e) => e.won).length).toBeGreaterThan(8);
   });
 
+  it('counts the state facts each step changes, and rows carry the counts as meta.state_changes', () => {
+    const eps = [...corpusEpisodes({ split: 'train', episodes: 40, seed: 5 })];
+    const seen = new Map<string, Set<number>>();
+    for (const ep of eps) {
+      expect(ep.stateChanges).toHaveLength(ep.actions.length);
+      ep.actions.forEach((a, k) => {
+        const verb = ep.observations[k] === 'Nothing happens.' ? 'nothing' : a.split(' ')[0]!;
+        seen.set(verb, (seen.get(verb) ?? new Set()).add(ep.stateChanges[k]!));
+      });
+      const [row] = episodeRows(ep, undefined, 'episode');
+      expect(row!.meta).toEqual({ state_changes: ep.stateChanges });
+    }
+    // What each kind of step changes: nothing when the engine refuses, the agent's place for go to,
+    // one object's place for take/move, one door for open/close, one flag for heat/cool/clean.
+    expect(seen.get('nothing')).toEqual(new Set([0]));
+    for (const verb of ['take', 'move', 'open', 'heat', 'cool', 'clean']) if (seen.has(verb)) expect(seen.get(verb)).toEqual(new Set([1]));
+    expect([...seen.get('go')!].every((n) => n <= 1)).toBe(true);
+    expect(seen.get('go')!.has(1)).toBe(true);
+    for (const verb of ['look', 'inventory', 'examine']) if (seen.has(verb)) expect(seen.get(verb)).toEqual(new Set([0]));
+    expect(['take', 'open', 'go'].every((v) => seen.has(v))).toBe(true);
+    const transitions = episodeRows(eps[0]!, undefined, 'transition');
+    expect(transitions.map((r) => r.meta!['state_changes'])).toEqual(eps[0]!.stateChanges);
+  });
+
   it('builds expert demos and valid episode records', () => {
     const task = splitTasks('eval_out_of_distribution')[7]!;
     const demo = expertDemo(task);

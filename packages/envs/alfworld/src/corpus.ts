@@ -43,6 +43,8 @@ export interface PlayedEpisode {
   actions: string[];
   /** The engine's raw feedback to each action. */
   observations: string[];
+  /** How many state facts each action changed (AlfworldGame.stateFacts): rows carry it as meta.state_changes. */
+  stateChanges: number[];
   won: boolean;
   perturbed: boolean;
 }
@@ -87,6 +89,7 @@ export function playEpisode(task: TaskRef, rng: Rng, perturbed: boolean, opts: P
   observeUserTurn(view, undefined, first);
   const actions: string[] = [];
   const observations: string[] = [];
+  const stateChanges: number[] = [];
   const detour = opts.detour ?? 0.15;
   const invalid = opts.invalid ?? 0.05;
   const failed = opts.failedAttempt ?? 0.08;
@@ -98,14 +101,24 @@ export function playEpisode(task: TaskRef, rng: Rng, perturbed: boolean, opts: P
       else if (roll < detour + invalid) action = rng.pick(GARBAGE);
       else if (roll < detour + invalid + failed) action = failedAttempt(game, rng);
     }
+    const before = game.stateFacts();
     const out = game.step(action);
     actions.push(action);
     observations.push(out.feedback);
+    stateChanges.push(changedFacts(before, game.stateFacts()));
     const turn = formatUserTurn(out.feedback, game.admissibleCommands());
     messages.push({ role: 'assistant', content: `Action: ${action}` }, { role: 'user', content: turn });
     observeUserTurn(view, action, turn);
   }
-  return { task, messages, actions, observations, won: game.won, perturbed };
+  return { task, messages, actions, observations, stateChanges, won: game.won, perturbed };
+}
+
+/** Facts whose value differs between two snapshots (added or removed ones included). */
+function changedFacts(before: ReadonlyMap<string, string>, after: ReadonlyMap<string, string>): number {
+  let n = 0;
+  for (const [k, v] of after) if (before.get(k) !== v) n++;
+  for (const k of before.keys()) if (!after.has(k)) n++;
+  return n;
 }
 
 /**
@@ -134,9 +147,14 @@ function stepRequest(ep: PlayedEpisode, system: string, k: number) {
 /** World-model rows of one episode (dataset "alfworld"): one per step ('transition') or one for the episode ('episode'). */
 export function episodeRows(ep: PlayedEpisode, prompts?: PromptSet, layout: WorldModelLayout = 'transition'): ChatRow[] {
   const grounding = worldModelSystemPrompt(bakeScene(cachedGame(ep.task)), prompts);
-  const row = (k: number): ChatRow => ({ dataset: 'alfworld', messages: worldModelRowMessages(stepRequest(ep, grounding, k), ep.observations[k]!, { layout }) });
-  if (layout === 'episode') return ep.actions.length ? [row(ep.actions.length - 1)] : [];
-  return ep.actions.map((_, k) => row(k));
+  const row = (k: number, stateChanges: number | number[]): ChatRow => ({
+    dataset: 'alfworld',
+    messages: worldModelRowMessages(stepRequest(ep, grounding, k), ep.observations[k]!, { layout }),
+    meta: { state_changes: stateChanges },
+  });
+  // An episode row's meta lists every observation's count, in order (episodeStepRows cuts keep theirs).
+  if (layout === 'episode') return ep.actions.length ? [row(ep.actions.length - 1, ep.stateChanges)] : [];
+  return ep.actions.map((_, k) => row(k, ep.stateChanges[k]!));
 }
 
 /** All rows of a corpus run, episode by episode. */

@@ -9,6 +9,8 @@ import { writeFileAtomic } from '@diffworld/dataset';
 import { distinctN, selfBleu } from '../diversity.js';
 import { EvalError } from '../errors.js';
 import { scoreFiles } from '../files.js';
+import { readJsonl } from '../jsonl.js';
+import { exactByStateChanges, readStateChanges } from './breakdown.js';
 import { HashingFeaturizer } from '../mauve/featurizer.js';
 import type { Normalization } from '../normalize.js';
 import { pyFloat, pyJsonDumps, pyJsonLoads, type PyDict, type PyJson } from '../pyjson.js';
@@ -166,6 +168,9 @@ export async function evaluateWorldModel(o: EvaluateWorldModelOptions): Promise<
     ]),
   );
   if (k >= 2) summary.set('sample_diversity', sampleDiversity(outputs));
+  const changes = await readStateChanges(o.data, o.limit);
+  const split = changes.size ? exactByStateChanges(await readJsonl(scored.scoredPath), changes) : undefined;
+  if (split) summary.set('exact_by_state_changes', split);
 
   // Merge into eval_summary.json as scoreFiles did (other datasets stay).
   let all: PyDict = new Map();

@@ -75,6 +75,19 @@ export class AlfworldGame {
   get locationIndex(): number {
     return this.location;
   }
+  /**
+   * The world's state as facts, key → value: the agent's location, each object's place (a
+   * receptacle or held), each openable receptacle's door, each object's hot/cool/clean/sliced/on
+   * flags. Two snapshots differ in the facts a step changed (EnvSimBench's state-change count).
+   */
+  stateFacts(): Map<string, string> {
+    const facts = new Map<string, string>([['agent', String(this.location)]]);
+    for (const [o, w] of this.where) facts.set(`place ${o}`, w);
+    for (const r of this.spec.receptacles) if (r.openable) facts.set(`door ${r.name}`, this.opened.has(r.name) ? 'open' : 'closed');
+    for (const [o, st] of this.state) for (const [flag, on] of Object.entries(st)) if (on) facts.set(`${flag} ${o}`, 'true');
+    return facts;
+  }
+
   isOpen(receptacle: string): boolean {
     return this.opened.has(receptacle);
   }
