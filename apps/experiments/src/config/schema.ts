@@ -116,8 +116,10 @@ const sft = z.strictObject({
   steps: int(0).default(100),
   batch: int(1).default(4),
   lr: z.number().min(0).max(1).default(1e-3),
-  /** Checkpoint (weights, AdamW moments, data order) every N steps, so a killed SFT resumes; absent: none. */
+  /** Checkpoint (weights, AdamW moments) every N steps, so a killed SFT resumes; absent: only at the end. */
   saveEvery: int(1).optional(),
+  /** MatMul precision of the SFT step ('bfloat16': the trainer's fast step on CUDA; no speed-up on the CPU). */
+  precision: z.enum(['float32', 'bfloat16', 'float16']).default('float32'),
 });
 
 const evaluation = z.strictObject({

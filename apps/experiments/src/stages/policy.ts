@@ -1,12 +1,14 @@
 // The policy's stages: its initial weights (from policy.seed), and SFT on expert demonstrations
 // played in the real engine through the same rollout code GRPO uses (assistant tokens trained
-// only). SFT checkpoints every sft.saveEvery steps (weights, AdamW moments, the rest of the data
-// order), so a killed run continues where it stopped and ends on the same weights.
+// only), through mdlm-core's trainer (grpo's trainSft: packed rows, the fast step on CUDA). SFT
+// checkpoints every sft.saveEvery steps (weights, AdamW moments; the data order is a function of
+// the step), so a killed run continues where it stopped and ends on the same weights.
 import { existsSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Rng } from '@diffworld/dataset';
-import { ChatTurnCodec, type Episode, PolicyScorer, SftTrainer, demonstration, loadPolicy, realEngineSource, savePolicy } from '@diffworld/grpo';
-import { type ModelConfig, checkpointDirName, constant, initialWeights, latestCheckpoint, parseHfConfig, pruneCheckpoints } from '@diffworld/mdlm-core';
+import { ChatTurnCodec, type Episode, PolicyScorer, demonstration, loadPolicy, realEngineSource, savePolicy, sftPolicyDir, trainSft } from '@diffworld/grpo';
+import { type ModelConfig, initialWeights, latestCheckpoint, parseHfConfig } from '@diffworld/mdlm-core';
 import { type ExperimentContext, fmt } from './context.js';
 import { type StageOutcome, artefact } from './runner.js';
 import type { InitialPolicy } from '../policy-init.js';
@@ -64,15 +66,10 @@ export async function basePolicyStage(ctx: ExperimentContext, setup: PolicySetup
   return policyOf('base', join(s.dir, 'policy'), s);
 }
 
-interface SftResume {
-  step: number;
-  nextOptimizerStep: number;
-  order: number[];
-}
-
 export async function sftStage(ctx: ExperimentContext, setup: PolicySetup, base: PolicyArtefact): Promise<PolicyArtefact> {
   const c = ctx.config;
-  const inputs = { base: base.ref, env: c.env, seed: c.seed, sft: c.sft, rollout: c.rollout, provider: c.provider ?? null };
+  // `trainer`: SFT runs through mdlm-core's packed ar trainer (runs of the padded GraphUpdater path are not reused).
+  const inputs = { base: base.ref, env: c.env, seed: c.seed, sft: c.sft, rollout: c.rollout, provider: c.provider ?? null, trainer: 'packed-ar' };
   const s = await ctx.runner.run('sft', inputs, async (dir) => {
     const rng = new Rng(c.seed).fork('sft');
     const pool = ctx.suite.tasks(ctx.suite.splits[0]!);
@@ -95,46 +92,41 @@ export async function sftStage(ctx: ExperimentContext, setup: PolicySetup, base:
       await env.close?.();
     }
     ctx.log(`[sft] ${demos.length} expert demonstrations, ${wins} won within ${c.rollout.maxTurns} turns`);
-    const trainer = await SftTrainer.create(
-      { model: setup.model, batch: c.sft.batch, seqLen: c.rollout.maxSeqLen, schedule: constant(c.sft.lr), clipNorm: 1, ...ctx.providerOption },
-      await base.params(),
-    );
-    const ckptDir = join(dir, 'checkpoints');
-    let first = 0;
-    let order: number[] = [];
-    const latest = c.sft.saveEvery ? await latestCheckpoint(ckptDir) : undefined;
-    if (latest) {
-      const saved = await loadPolicy(latest.path);
-      const st = saved.trainerState as unknown as SftResume;
-      trainer.restore({ optimizer: saved.optimizer!, nextOptimizerStep: st.nextOptimizerStep });
-      first = st.step;
-      order = st.order;
-      ctx.log(`[sft] resumed at step ${first} from ${latest.path}`);
+    // mdlm-core's trainer on the demonstrations' own ids (packed rows, the fast step on CUDA); a
+    // killed run resumes from its latest checkpoint in run/ and ends on the same weights.
+    if (c.sft.steps === 0) {
+      // No SFT asked for: the policy is the base one (the trainer runs at least one step).
+      await cp(base.dir, join(dir, 'policy'), { recursive: true });
+      return { demos: demos.length, demosWon: wins, steps: 0, finalLoss: Number.NaN };
     }
-    // Epoch orders are forks keyed by step, so a resumed run draws the same rows as an uninterrupted one.
+    const runDir = join(dir, 'run');
+    const latest = existsSync(runDir) ? await latestCheckpoint(runDir) : undefined;
+    if (latest) ctx.log(`[sft] resumed at step ${latest.step} from ${latest.path}`);
     const t0 = performance.now();
-    let loss = Number.NaN;
-    for (let step = first; step < c.sft.steps; step++) {
-      if (order.length < c.sft.batch) order = [...order, ...rng.fork(`epoch${step}`).shuffle(demos.map((_, i) => i))];
-      const rows = order.splice(0, c.sft.batch).map((i) => demos[i]!);
-      const r = await trainer.step(rows);
-      loss = r.loss;
-      await ctx.metric({ stage: 'sft', step: step + 1, loss: r.loss, gradNorm: r.gradNorm, lr: r.lr });
-      if ((step + 1) % 10 === 0 || step + 1 === c.sft.steps) {
-        const el = (performance.now() - t0) / 1000;
-        ctx.log(`[sft] step ${step + 1}/${c.sft.steps} loss ${r.loss.toFixed(4)} · ${fmt(el)} elapsed, eta ${fmt((el / (step + 1 - first)) * (c.sft.steps - step - 1))}`);
-      }
-      if (c.sft.saveEvery && (step + 1) % c.sft.saveEvery === 0 && step + 1 < c.sft.steps) {
-        const st = trainer.state();
-        const resume: SftResume = { step: step + 1, nextOptimizerStep: st.nextOptimizerStep, order };
-        await savePolicy(join(ckptDir, checkpointDirName(step + 1)), setup.model, setup.tokenizerJson, trainer.params(), { optimizer: st.optimizer, trainerState: { ...resume } });
-        await pruneCheckpoints(ckptDir, 2);
-        ctx.log(`[sft] checkpoint step ${step + 1} saved`);
-      }
-    }
-    await savePolicy(join(dir, 'policy'), setup.model, setup.tokenizerJson, trainer.params());
+    const r = await trainSft({
+      demos,
+      init: base.dir,
+      tokenizer: setup.codec.tokenizer,
+      tokenizerJson: setup.tokenizerJson,
+      out: runDir,
+      steps: c.sft.steps,
+      batch: c.sft.batch,
+      lr: c.sft.lr,
+      seed: c.seed,
+      maxSeqLen: c.rollout.maxSeqLen,
+      clipNorm: 1,
+      ...(c.sft.saveEvery ? { saveEvery: c.sft.saveEvery } : {}),
+      precision: c.sft.precision,
+      ...ctx.providerOption,
+      log: (l) => ctx.log(`[sft] ${l}`),
+      onStep: (m) => ctx.metric({ stage: 'sft', step: m['step'], loss: m['loss'], gradNorm: m['grad_norm'], lr: m['lr'] }),
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    const trained = c.sft.steps - (latest?.step ?? 0);
+    ctx.log(`[sft] ${trained} steps in ${fmt(seconds)} (${(trained / Math.max(seconds, 1e-9)).toFixed(2)} steps/s; ${r.rows} packed rows × ${r.rowTokens} tokens a step)`);
+    await cp(sftPolicyDir(runDir), join(dir, 'policy'), { recursive: true });
     await ctx.releaseGraphs();
-    return { demos: demos.length, demosWon: wins, steps: c.sft.steps, finalLoss: loss };
+    return { demos: demos.length, demosWon: wins, steps: c.sft.steps, finalLoss: r.finalLoss, rows: r.rows, rowTokens: r.rowTokens };
   });
   return policyOf('sft', join(s.dir, 'policy'), s);
 }

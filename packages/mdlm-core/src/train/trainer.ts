@@ -24,9 +24,17 @@ import { type Precision, type ScalerState, StepRunner, type StepResult, boundSte
 
 export interface TrainRunOptions {
   config: TrainConfig;
-  /** Chat-row files (.jsonl / .parquet). */
-  data: readonly string[];
+  /** Chat-row files (.jsonl / .parquet); or `examples`. */
+  data?: readonly string[];
   evalData?: readonly string[];
+  /**
+   * Token-level training examples instead of chat-row files: the ids and target mask a caller
+   * already holds (the agent's demonstrations as its rollouts recorded them, so SFT trains the
+   * exact ids the policy sees). ar objective only (the diffusion objectives' block padding is laid
+   * out from chat rows); longer than seqLength: dropped and counted; no held-out split
+   * (evalFraction does not apply).
+   */
+  examples?: readonly TrainExample[];
   tokenizer: Tokenizer;
   /** The tokenizer.json text, copied into every checkpoint. */
   tokenizerJson: string;
@@ -62,6 +70,8 @@ export interface TrainRunOptions {
   log?: (line: string) => void;
   /** Stop after this optimizer step (tests; the run stays resumable). */
   stopAfter?: number;
+  /** Each step's metrics record (what metrics.jsonl gets), for a caller's own metrics. */
+  onStep?: (record: Readonly<Record<string, number>>) => void | Promise<void>;
 }
 
 export interface TrainSummary {
@@ -155,6 +165,26 @@ async function loadExamples(
       throw e;
     }
   }
+}
+
+/**
+ * Token examples into the corpus (all training rows): checked against the vocabulary and the ar
+ * objective's one rule (a sample's first token has nothing before it to predict it from).
+ */
+function addTokenExamples(examples: readonly TrainExample[], cfg: TrainConfig, vocab: number, sink: Corpus): void {
+  if (cfg.objective !== 'ar') throw new TrainError(`token examples train with the ar objective; ${cfg.objective} needs chat rows (its block padding is laid out from them)`);
+  examples.forEach((ex, i) => {
+    if (ex.ids.length !== ex.target.length) throw new TrainError(`token example ${i}: ${ex.ids.length} ids but ${ex.target.length} target flags`);
+    if (ex.target[0]) throw new TrainError(`token example ${i}: its first token is a target, which nothing before it predicts`);
+    const bad = ex.ids.findIndex((id) => !(id >= 0 && id < vocab));
+    if (bad >= 0) throw new TrainError(`token example ${i}: id ${ex.ids[bad]} at ${bad} is outside the tokenizer's vocabulary of ${vocab}`);
+    if (ex.ids.length > cfg.seqLength) sink.dropped.too_long++;
+    else if (!ex.target.some((t) => t === 1)) sink.dropped.no_target++;
+    else {
+      sink.train.push(ex);
+      sink.layouts.other++;
+    }
+  });
 }
 
 function scheduleOf(c: TrainConfig): Schedule {
@@ -279,11 +309,13 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
   const holdOut = o.evalData?.length
     ? () => 'train' as const
     : (key: string) => (cfg.evalFraction > 0 && Number.parseInt(key.slice(0, 8), 16) / 2 ** 32 < cfg.evalFraction ? ('eval' as const) : ('train' as const));
-  await loadExamples(o.data, tok, cfg, eosId, corpus, holdOut, log);
+  if ((o.data === undefined) === (o.examples === undefined)) throw new TrainError('give the training data either as chat-row files (data) or as token examples (examples), not both or neither');
+  if (o.examples) addTokenExamples(o.examples, cfg, tok.vocabSize, corpus);
+  else await loadExamples(o.data!, tok, cfg, eosId, corpus, holdOut, log);
   if (o.evalData?.length) await loadExamples(o.evalData, tok, cfg, eosId, corpus, () => 'eval', log);
   if (corpus.train.length === 0)
     throw new TrainError(
-      `no training examples in ${o.data.join(', ')} (dropped: ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without an assistant last message, ${corpus.skippedRows.length} malformed)`,
+      `no training examples in ${o.data ? o.data.join(', ') : `${o.examples!.length} token examples`} (dropped: ${corpus.dropped.too_long} over ${cfg.seqLength} tokens, ${corpus.dropped.no_target} without an assistant last message, ${corpus.skippedRows.length} malformed)`,
     );
   const layout = sharedLayout(corpus);
   const trainedTokens = corpus.train.reduce((a, e) => a + e.target.reduce((x, y) => x + y, 0), 0);
@@ -447,10 +479,12 @@ export async function trainWorldModel(o: TrainRunOptions): Promise<TrainSummary>
         windowStart = performance.now();
       }
       metricLines.push(`${JSON.stringify(record)}\n`);
+      await o.onStep?.(record);
       if ((cfg.saveEvery > 0 && step % cfg.saveEvery === 0) || step === cfg.steps) {
         await flushMetrics();
         await saveRun(step, join(o.out, checkpointDirName(step)), true, 'float32');
         await pruneCheckpoints(o.out, cfg.keepLast);
+        log(`checkpoint step ${step} saved`);
       }
     }
     await flushMetrics();
