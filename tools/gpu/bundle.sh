@@ -20,6 +20,12 @@ cp tools/gpu/torch_train_step.py "$out/"
 npx esbuild packages/mdlm-core/src/bench/decode.bench.ts --bundle --platform=node --format=esm \
   --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/decode.bench.mjs" --log-level=warning \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
+# wm-server's load bench and its client (forked as ./load-client.mjs beside it): wm serve under load on CUDA.
+for f in load.bench load-client; do
+  npx esbuild "apps/wm-server/src/bench/$f.ts" --bundle --platform=node --format=esm \
+    --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/$f.mjs" --log-level=warning \
+    "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
+done
 cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh "$out/"
 # The CLI, to run `wm train` etc. there; better-sqlite3 (AppWorld's engine) is native: ship its build.
 printf "import { main } from '../apps/cli/src/main.ts';\nprocess.exitCode = await main(process.argv.slice(2));\n" > "$out/cli-entry.ts"

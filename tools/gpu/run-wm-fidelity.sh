@@ -8,7 +8,7 @@
 # stops at its step count or at the call's deadline (DEADLINE seconds from the start, default 540).
 # Results go to $OUT. CONFIG names the model (default fidelity-wm.json, 12×768; decode-wm.json is
 # the 8×512 model of issue 29's first table); SKIP_DECODE=1 leaves the decoding benchmark out.
-# SCRATCH_STEPS adds BD3 from scratch after the adapted one. Each eval's outputs come back as outputs-<name>.jsonl.
+# SERVE_BENCH=1 adds wm serve's load bench on the AR model. SCRATCH_STEPS adds BD3 from scratch after the adapted one. Each eval's outputs come back as outputs-<name>.jsonl.
 # Usage: AR_STEPS=1500 BD3_STEPS=400 bundle/run-wm-fidelity.sh
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -49,6 +49,13 @@ common=(--ar "$w/ar/model" "${bd3[@]}" --n 64 --provider cuda --max-new 96 --sin
 [ -f "$w/hf.json" ] || /opt/torch/.venv/bin/python3 hf_generate.py --model "$w/ar/model" --prompts "$w/prompts.json" --batches 1,16,64 --single 4 --out "$w/hf.json" 2>&1 | grep transformers
 [ -f "$w/decode.json" ] || ./node decode.bench.mjs "${common[@]}" --prompts "$w/prompts.json" --reference "$w/hf.json" --batches 1,16,64 --decoders resident,host --host-batches 1 --out "$w/decode.json" 2>&1 | tail -n 20
 cp "$w/decode.json" "$w/hf.json" "$out/" 2>/dev/null
+fi
+# SERVE_BENCH=1: wm serve on CUDA under 64 clients with the AR model and the held-out prompts —
+# dynamic batching against none, then continuous batching against dynamic (issue 29).
+if [ -n "${SERVE_BENCH:-}" ] && [ ! -f "$w/serve.txt" ] && [ "$(left)" -gt 200 ]; then
+  sb=(--model "$w/ar/model" --provider cuda --rows "$w/heldout.jsonl" --concurrency 64 --max-batch 64 --max-tokens 96 --rounds 2 --warmup 64 --max-seconds 60 --max-rss-mb 8192)
+  { ./node load.bench.mjs "${sb[@]}" --requests 1000 --off-requests 200; ./node load.bench.mjs "${sb[@]}" --compare continuous --requests 1000; } > "$w/serve.txt" 2>&1
+  tail -n 12 "$w/serve.txt"; cp "$w/serve.txt" "$out/"
 fi
 # BD3 adapted from AR: the token shift is on (--token-shift auto with an AR --init). BD3_ARGS adds
 # flags (e.g. --batch-size 8: 16 rows of 2 × 2,048 tokens ran out of memory on the H200).

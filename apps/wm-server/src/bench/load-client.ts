@@ -13,6 +13,8 @@ export interface LoadJob {
   maxSeconds: number;
   /** max_tokens of request i: maxTokens[i mod length] (one value: every request the same). */
   maxTokens: number[];
+  /** Chat rows (JSONL) whose messages but the last are the prompts; request i sends row i mod n. */
+  rowsFile: string;
 }
 
 export interface LoadResult {
@@ -25,10 +27,13 @@ export interface LoadResult {
   completionTokens: number;
 }
 
-const rows = readFileSync(new URL('../../../../test-data/wm/alfworld-eval.jsonl', import.meta.url), 'utf8')
-  .trim()
-  .split('\n')
-  .map((l) => (JSON.parse(l) as { messages: { role: string; content: string }[] }).messages.slice(0, -1));
+/** The prompts of a chat-rows file: each row's messages without the last (the reference). */
+function readPrompts(file: string): { role: string; content: string }[][] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => (JSON.parse(l) as { messages: { role: string; content: string }[] }).messages.slice(0, -1));
+}
 
 /**
  * One POST over a kept-alive connection; resolves with the status and parsed JSON body. node:http
@@ -55,6 +60,7 @@ function post(agent: Agent, url: URL, body: string): Promise<{ status: number; j
 }
 
 async function runLoad(job: LoadJob): Promise<LoadResult> {
+  const rows = readPrompts(job.rowsFile);
   const agent = new Agent({ keepAlive: true, maxSockets: job.concurrency });
   const url = new URL(`${job.url}/v1/chat/completions`);
   const statuses: Record<string, number> = {};

@@ -13,9 +13,14 @@
 //     [--off-requests N (default --requests)] [--max-seconds 120] [--max-batch 32] [--max-tokens 16]
 //     [--rounds 3] [--threads N (ONNX Runtime intra-op threads)] [--max-rss-mb 1024] [--warmup 256] [--model DIR]
 //     [--compare off|continuous] [--max-tokens 16 or a list, e.g. 4,16,64: request i asks for list[i mod length]]
+//     [--provider cpu|cuda (default cpu)] [--rows FILE (chat rows whose prompts the clients send; default
+//     test-data/wm/alfworld-eval.jsonl)]
+// On a GPU host (tools/gpu/bundle.sh ships it as load.bench.mjs beside load-client.mjs):
+//   ./node load.bench.mjs --model <AR checkpoint> --provider cuda --rows heldout.jsonl --concurrency 64 --max-batch 64
 import { fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { alfworldRowsFile, tinyWmModel, trainTinyWorldModel } from '@diffworld/mdlm-core/testing';
 import { GeneratorBackend } from '../generator-backend.js';
 import { startWmServer, type WmServerOptions } from '../server.js';
 import type { LoadJob, LoadResult } from './load-client.js';
@@ -36,8 +41,15 @@ const { values } = parseArgs({
     'max-rss-mb': { type: 'string' },
     warmup: { type: 'string' },
     compare: { type: 'string' },
+    provider: { type: 'string' },
+    rows: { type: 'string' },
   },
 });
+const PROVIDER = values.provider ?? 'cpu';
+if (PROVIDER !== 'cpu' && PROVIDER !== 'cuda') throw new Error(`--provider must be cpu or cuda, got "${PROVIDER}"`);
+// From source the committed test rows; the bundle has no test-data, so there --rows is needed.
+const ROWS = values.rows ?? fileURLToPath(new URL('../../../../test-data/wm/alfworld-eval.jsonl', import.meta.url));
+if (!existsSync(ROWS)) throw new Error(`--rows ${ROWS}: no such file (chat rows whose prompts the clients send)`);
 /** off: dynamic batching against none; continuous: continuous batching against dynamic batching (an AR model). */
 const COMPARE = values.compare ?? 'off';
 if (COMPARE !== 'off' && COMPARE !== 'continuous') throw new Error(`--compare must be off or continuous, got "${COMPARE}"`);
@@ -66,7 +78,9 @@ interface PhaseResult extends LoadResult {
 /** Runs one phase's load from a child process; resolves with its results. */
 function load(job: LoadJob): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(new URL('./load-client.ts', import.meta.url), { stdio: 'inherit' });
+    // From source the client is load-client.ts (tsx passes its loader on); bundled, load-client.mjs beside this file.
+    const client = import.meta.url.endsWith('.mjs') ? './load-client.mjs' : './load-client.ts';
+    const child = fork(new URL(client, import.meta.url), { stdio: 'inherit' });
     child.once('message', (r) => resolve(r as LoadResult));
     child.once('error', reject);
     child.once('exit', (code) => code !== 0 && reject(new Error(`load client exited with ${code}`)));
@@ -80,7 +94,7 @@ async function phase(name: string, backend: GeneratorBackend, opts: WmServerOpti
   let peakRss = 0;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 200);
   const cpu0 = process.cpuUsage();
-  const r = await load({ url: server.url, first, count, concurrency: CONCURRENCY, maxSeconds: MAX_SECONDS, maxTokens: MAX_TOKENS });
+  const r = await load({ url: server.url, first, count, concurrency: CONCURRENCY, maxSeconds: MAX_SECONDS, maxTokens: MAX_TOKENS, rowsFile: ROWS });
   const cpu = process.cpuUsage(cpu0);
   clearInterval(sampler);
   const metrics = await (await fetch(`${server.url}/metrics`)).text();
@@ -125,9 +139,11 @@ function report(r: PhaseResult): string {
 
 const t0 = performance.now();
 const objective = COMPARE === 'continuous' ? 'ar' : 'bd3';
-const dir = values.model ?? (await trainTinyWorldModel({ data: alfworldRowsFile(32), settings: { model: tinyWmModel(64), objective } }));
+// The tiny model is trained from the committed test data, so its helpers load only without --model (the GPU bundle has no test-data).
+const dir: string =
+  values.model ?? (await import('@diffworld/mdlm-core/testing').then((t) => t.trainTinyWorldModel({ data: t.alfworldRowsFile(32), settings: { model: t.tinyWmModel(64), objective } })));
 const backend = await GeneratorBackend.load(dir, {
-  provider: 'cpu',
+  provider: PROVIDER,
   modelId: `tiny-${objective}`,
   ...(SAMPLER_BATCH ? { samplerBatch: SAMPLER_BATCH } : {}),
   ...(THREADS ? { intraOpThreads: THREADS } : {}),
@@ -139,7 +155,7 @@ const [nameA, optsA, nameB, optsB]: [string, WmServerOptions, string, WmServerOp
     ? [`continuous (${MAX_BATCH} rows)`, { scheduling: 'continuous', maxBatch: MAX_BATCH }, `batching (max ${MAX_BATCH})`, batching]
     : [`batching (max ${MAX_BATCH})`, batching, 'batching off', { scheduling: 'batch', maxBatch: 1 }];
 console.log(
-  `model ${dir} (${backend.generator.objective}, trained/loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${REQUESTS} requests at concurrency ${CONCURRENCY} (${nameB}: ${OFF_REQUESTS}), max_tokens ${MAX_TOKENS.join(',')}, ONNX Runtime threads ${THREADS ?? 'default'}, loopback, clients in a child process`,
+  `model ${dir} (${backend.generator.objective}, trained/loaded in ${((performance.now() - t0) / 1000).toFixed(1)} s); ${REQUESTS} requests at concurrency ${CONCURRENCY} (${nameB}: ${OFF_REQUESTS}), max_tokens ${MAX_TOKENS.join(',')}, prompts from ${ROWS}, provider ${PROVIDER}, ONNX Runtime threads ${THREADS ?? 'default'}, loopback, clients in a child process`,
 );
 // Unmeasured warm-up of both modes: JIT compilation, ONNX Runtime's first runs of each shape and
 // the sampler's greedy-head session would otherwise land in the first measured phase (A's).
