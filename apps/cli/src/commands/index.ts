@@ -47,7 +47,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { path: ['wm', 'sample'], module: 'wmSample', summary: 'sample a world model checkpoint on one prompt (anchors, strategy, seed, temperature)' },
   { path: ['wm', 'generate'], module: 'wmSample', summary: "write a world model's outputs for chat rows (<name>_outputs.jsonl, the reference's rows); resumable" },
   { path: ['wm', 'export'], module: 'wm', summary: 'export a checkpoint to one standalone ONNX inference file (logits; optionally with a KV cache)' },
-  { path: ['wm', 'serve'], module: 'wmServe', summary: "serve a world model over OpenAI chat completions and the paper's proxy route, with dynamic batching" },
+  { path: ['wm', 'serve'], module: 'wmServe', summary: "serve a world model over OpenAI chat completions and the paper's proxy route, with continuous or dynamic batching" },
   { path: ['grpo', 'train'], module: 'grpo', summary: 'the agent pipeline of one env: world model, SFT, GRPO in the world model and in the real engine, held-out success, report' },
   { path: ['repro'], module: 'repro', summary: "the paper's two questions at small scale: BD3 vs AR world models, and GRPO inside them; cached stages, report" },
   { path: ['doctor'], module: 'doctor', summary: 'check Node/ONNX Runtime, which execution providers work here, and their MatMul GFLOP/s' },
