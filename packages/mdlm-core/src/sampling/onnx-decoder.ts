@@ -231,6 +231,13 @@ export class OnnxDecoder {
   passes = 0;
   /** Of those, greedy passes whose choices the model's greedy head made. */
   greedyHeadPasses = 0;
+  /**
+   * Where a pass's time goes, as ResidentDecoder's: prefill passes (no row has a cache yet) and
+   * steps (passes over cached rows: a token, a block and its commit), each including host work;
+   * host work alone is assembling the inputs (past tensors included) and appending the fresh
+   * keys/values to the caches.
+   */
+  readonly timing = { prefillPasses: 0, prefillMs: 0, stepPasses: 0, stepMs: 0, hostMs: 0 };
 
   private constructor(
     readonly config: TransformerConfig,
@@ -333,6 +340,7 @@ export class OnnxDecoder {
       V = c.vocabSize,
       Arr = this.Arr;
     const n = rows.length;
+    const t0 = performance.now();
     const past = await this.pastFeeds(rows, slot);
     const P = slot.length;
     let T = 1,
@@ -401,7 +409,9 @@ export class OnnxDecoder {
       feeds['ban_of'] = hostTensor('int64', banOf!, [banOf!.length]);
     }
     const session = head === 'greedy' ? await (this.greedySession ??= createSession(decoderGraph(c, this.dtype, 'greedy'), this.sessionOptions)) : this.session;
+    const tRun = performance.now();
     const out = await session.run(feeds);
+    const tOut = performance.now();
     this.passes++;
     // Append the kept new keys/values: fresh[b, h, i, :] for i < keep.
     const fk = (l: number) => (out[`fresh.${l}.key`] as HostTensor).data as FloatArray;
@@ -414,6 +424,10 @@ export class OnnxDecoder {
       r.cache.append(r.keep, fk, fv, b * hkv * T * hd, T, 0);
       r.cache.keepConv(r.keep, fc, b * T * c.dModel);
     });
+    const tEnd = performance.now();
+    this.timing.hostMs += tRun - t0 + (tEnd - tOut);
+    if (P === 0) this.timing.prefillPasses++, (this.timing.prefillMs += tEnd - t0);
+    else this.timing.stepPasses++, (this.timing.stepMs += tEnd - t0);
     if (head === 'greedy') {
       this.greedyHeadPasses++;
       return greedyPicks(rows, out, V);
