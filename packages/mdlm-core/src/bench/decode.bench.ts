@@ -13,7 +13,17 @@ import { type ChatMessage, encodeChat, Tokenizer } from '@diffworld/tokenizer';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { parseHfConfig } from '../nn/index.js';
 import type { ProviderName } from '../runtime/index.js';
-import { type DecoderKind, OnnxBlockDiffusionModel, OnnxCausalModel, ResidentDecoder, sampleAutoregressive, sampleBlockDiffusion, type SampleRequest, type SampleResult } from '../sampling/index.js';
+import {
+  ContinuousAutoregressive,
+  type DecoderKind,
+  OnnxBlockDiffusionModel,
+  OnnxCausalModel,
+  type ResidentDecoder,
+  sampleAutoregressive,
+  sampleBlockDiffusion,
+  type SampleRequest,
+  type SampleResult,
+} from '../sampling/index.js';
 
 const HELP = `Usage: decode.bench --ar DIR [--bd3 DIR] (--rows FILE.jsonl | --prompts FILE.json) [options]
 
@@ -30,6 +40,9 @@ const HELP = `Usage: decode.bench --ar DIR [--bd3 DIR] (--rows FILE.jsonl | --pr
   --provider NAME     cpu | cuda (default cpu)
   --decoders LIST     resident,host (default resident,host); host runs only at --host-batches
   --host-batches LIST batch sizes the host decoder runs at (default 1,16)
+  --continuous ROWS   also AR through continuous batching (ContinuousAutoregressive) on ROWS rows:
+                      all --n prompts submitted at once, prompt i asking for --max-new × (1 + i mod 4) / 4
+                      new tokens, so rows finish at different steps and waiting prompts join mid-flight
   --reference FILE    tools/gpu/hf_generate.py output for the same prompt ids
   --write-prompts F   write the prompt ids (and target texts) for the reference
   --out FILE          results as JSON (atomic write)
@@ -49,6 +62,7 @@ const { values } = parseArgs({
     provider: { type: 'string', default: 'cpu' },
     decoders: { type: 'string', default: 'resident,host' },
     'host-batches': { type: 'string', default: '1,16' },
+    continuous: { type: 'string', default: '0' },
     reference: { type: 'string' },
     'write-prompts': { type: 'string' },
     out: { type: 'string' },
@@ -158,7 +172,49 @@ async function measure(method: string, decoder: DecoderKind, batch: number, deco
   };
 }
 
+/** AR through continuous batching on `rowsN` rows: every prompt submitted at once, staggered lengths (see --continuous). */
+async function measureContinuous(
+  model: OnnxCausalModel,
+  decoder: DecoderKind,
+  rowsN: number,
+  opts: { temperature: number; maxNewTokens: number; stopIds: number[] },
+  timing?: Timing,
+): Promise<Measure> {
+  const wanted = (i: number) => Math.max(1, Math.round((MAX_NEW * (1 + (i % 4))) / 4));
+  const run = async (count: number) => {
+    const server = await ContinuousAutoregressive.open(model, opts, rowsN);
+    try {
+      return await Promise.all(prompts.ids.slice(0, count).map((prompt, i) => server.submit({ prompt, seed: i }, { maxNewTokens: wanted(i) })));
+    } finally {
+      await server.close();
+    }
+  };
+  await run(Math.min(2, n)); // sessions compiled, buffers allocated
+  const before = timing ? { ...timing } : undefined;
+  const t0 = performance.now();
+  const results = await run(n);
+  const s = (performance.now() - t0) / 1000;
+  const generated = results.reduce((a, r) => a + r.tokens.length + (r.finish === 'stop' ? 1 : 0), 0);
+  const forwards = results.reduce((a, r) => a + r.stats.forwards, 0);
+  const spent =
+    timing && before
+      ? { prefillMs: timing.prefillMs - before.prefillMs, stepMs: timing.stepMs - before.stepMs, stepPasses: timing.stepPasses - before.stepPasses, hostMs: timing.hostMs - before.hostMs }
+      : undefined;
+  return {
+    method: `ar continuous`,
+    decoder,
+    batch: rowsN,
+    prompts: n,
+    tokensPerSecond: generated / s,
+    tokensPerForward: generated / forwards,
+    exact: 0,
+    ...(spent ? { timing: spent } : {}),
+    tokens: results.map((r) => r.tokens),
+  };
+}
+
 const rows: Measure[] = [];
+const continuousRows = Number(values.continuous);
 const batches = list(values.batches);
 for (const decoder of decoders) {
   const at = (b: number) => decoder === 'resident' || hostBatches.has(b);
@@ -166,6 +222,7 @@ for (const decoder of decoders) {
   const arOpts = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: stopsOf(ar) };
   const timingOf = (m: { decoder: { timing: Timing } }) => m.decoder.timing;
   for (const b of batches.filter(at)) rows.push(await measure('ar', decoder, b, (rq) => sampleAutoregressive(arModel, rq, arOpts), timingOf(arModel)));
+  if (continuousRows > 0) rows.push(await measureContinuous(arModel, decoder, continuousRows, arOpts, timingOf(arModel)));
   if (!bd3) continue;
   const bdModel = await OnnxBlockDiffusionModel.create(bd3.config, bd3.weights, bd3.blockLength, { provider, decoder });
   for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static'] as const) {
