@@ -170,13 +170,21 @@ describe('OnnxDecoder batches', () => {
     await prefill([1]);
     await step([0, 2, 1]); // and a new row 1 joins behind it
     await step([0, 2, 1]);
+    await step([0, 1]); // row 2 left: row 1 moves up
+    seqs[2] = Array.from({ length: 4 }, draw);
+    caches[2] = dec.newCache();
+    await prefill([2]);
+    await step([0, 2, 1]); // a new row 2 joins before it: row 1 moves down
     expect(slot.assemblies).toBe(1);
     expect(slot.host[0]!.key).toBe(buffer);
+    await step([1, 0, 2]); // held rows out of their order: re-assembled
+    expect(slot.assemblies).toBe(2);
+    await step([1, 0, 2]);
     // A joining prompt longer than the past's room re-assembles, and still matches.
     seqs[0] = Array.from({ length: 40 }, draw);
     caches[0] = dec.newCache();
     await prefill([0]);
     await step([0, 2, 1]);
-    expect(slot.assemblies).toBe(2);
+    expect(slot.assemblies).toBe(3);
   });
 });

@@ -543,8 +543,9 @@ export class OnnxDecoder {
   /**
    * Fits `rows` into the slot's host tensors without re-assembling them, when their buffers have
    * room for that many rows and the rows the slot already holds come in its order: each of those
-   * moves its block up to its new index (rows before it left), and a row the slot does not hold (it
-   * joined the batch or was reset) has its cache written into its block; false otherwise. What lies
+   * moves its block to its new index (up when rows before it left, down when rows joined before
+   * it), and a row the slot does not hold (it joined the batch or was reset) has its cache written
+   * into its block; false otherwise. What lies
    * past a row's length in its block is masked out, so blocks are not cleared.
    */
   private remap(rows: readonly RowPass[], slot: PastSlot): boolean {
@@ -564,8 +565,9 @@ export class OnnxDecoder {
         from.push(-1);
         continue;
       }
-      // Blocks only move up, in order, so that none is overwritten before it is moved.
-      if (o < b || o <= last) return false;
+      // Held rows keep their order, so moving the blocks that go up in ascending order and then
+      // those that go down in descending order overwrites none before it has moved.
+      if (o <= last) return false;
       from.push((last = o));
     }
     const feeds: Record<string, SessionValue> = { ...slot.feeds };
@@ -573,6 +575,7 @@ export class OnnxDecoder {
       for (const kind of ['key', 'value'] as const) {
         const buf = pair[kind];
         from.forEach((ob, b) => ob > b && buf.copyWithin(b * block, ob * block, (ob + 1) * block));
+        for (let b = n - 1; b >= 0; b--) if (from[b]! >= 0 && from[b]! < b) buf.copyWithin(b * block, from[b]! * block, (from[b]! + 1) * block);
         rows.forEach(({ cache }, b) => from[b] === -1 && cache && this.writeRow(buf, cache, l, kind, b, P));
         feeds[`past.${l}.${kind}`] = hostTensor(this.dtype, buf.subarray(0, n * block) as never, [n, hkv, P, this.hd]);
       }
