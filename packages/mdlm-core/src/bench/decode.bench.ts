@@ -13,7 +13,17 @@ import { type ChatMessage, encodeChat, Tokenizer } from '@diffworld/tokenizer';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { parseHfConfig } from '../nn/index.js';
 import type { ProviderName } from '../runtime/index.js';
-import { type DecoderKind, OnnxBlockDiffusionModel, OnnxCausalModel, ResidentDecoder, sampleAutoregressive, sampleBlockDiffusion, type SampleRequest, type SampleResult } from '../sampling/index.js';
+import {
+  ContinuousAutoregressive,
+  type DecoderKind,
+  OnnxBlockDiffusionModel,
+  OnnxCausalModel,
+  type ResidentDecoder,
+  sampleAutoregressive,
+  sampleBlockDiffusion,
+  type SampleRequest,
+  type SampleResult,
+} from '../sampling/index.js';
 
 const HELP = `Usage: decode.bench --ar DIR [--bd3 DIR] (--rows FILE.jsonl | --prompts FILE.json) [options]
 
@@ -25,9 +35,14 @@ const HELP = `Usage: decode.bench --ar DIR [--bd3 DIR] (--rows FILE.jsonl | --pr
   --batches LIST      batch sizes (default 1,16,64); batch 1 decodes the first --single prompts
   --single N          prompts decoded one at a time for batch 1 (default 8)
   --max-new N         new tokens at most (default 128)
+  --ignore-stops      decode exactly --max-new tokens a prompt (stop ids unused), so that the decode
+                      steps over a long prompt's cache are measured, not mostly its prefill
   --provider NAME     cpu | cuda (default cpu)
   --decoders LIST     resident,host (default resident,host); host runs only at --host-batches
   --host-batches LIST batch sizes the host decoder runs at (default 1,16)
+  --continuous ROWS   also AR through continuous batching (ContinuousAutoregressive) on ROWS rows:
+                      all --n prompts submitted at once, prompt i asking for --max-new × (1 + i mod 4) / 4
+                      new tokens, so rows finish at different steps and waiting prompts join mid-flight
   --reference FILE    tools/gpu/hf_generate.py output for the same prompt ids
   --write-prompts F   write the prompt ids (and target texts) for the reference
   --out FILE          results as JSON (atomic write)
@@ -43,9 +58,11 @@ const { values } = parseArgs({
     batches: { type: 'string', default: '1,16,64' },
     single: { type: 'string', default: '8' },
     'max-new': { type: 'string', default: '128' },
+    'ignore-stops': { type: 'boolean', default: false },
     provider: { type: 'string', default: 'cpu' },
     decoders: { type: 'string', default: 'resident,host' },
     'host-batches': { type: 'string', default: '1,16' },
+    continuous: { type: 'string', default: '0' },
     reference: { type: 'string' },
     'write-prompts': { type: 'string' },
     out: { type: 'string' },
@@ -61,6 +78,7 @@ const N = Number(values.n),
   ONE = Number(values.single),
   MAX_NEW = Number(values['max-new']);
 const provider = values.provider as ProviderName;
+const stopsOf = (m: { stops: number[] }) => (values['ignore-stops'] ? [] : m.stops);
 const decoders = values.decoders.split(',') as DecoderKind[];
 const hostBatches = new Set(list(values['host-batches']));
 
@@ -112,7 +130,7 @@ interface Measure {
   tokensPerSecond: number;
   tokensPerForward: number;
   exact: number;
-  /** Resident decoder: ms in prefill passes and in single-token steps (host work included), and host work alone. */
+  /** ms in prefill passes (into empty caches) and in steps over cached rows (host work included), and host work alone. */
   timing?: { prefillMs: number; stepMs: number; stepPasses: number; hostMs: number };
   /** AR only: answers equal to the reference's greedy tokens. */
   sameAsReference?: number;
@@ -154,18 +172,61 @@ async function measure(method: string, decoder: DecoderKind, batch: number, deco
   };
 }
 
+/** AR through continuous batching on `rowsN` rows: every prompt submitted at once, staggered lengths (see --continuous). */
+async function measureContinuous(
+  model: OnnxCausalModel,
+  decoder: DecoderKind,
+  rowsN: number,
+  opts: { temperature: number; maxNewTokens: number; stopIds: number[] },
+  timing?: Timing,
+): Promise<Measure> {
+  const wanted = (i: number) => Math.max(1, Math.round((MAX_NEW * (1 + (i % 4))) / 4));
+  const run = async (count: number) => {
+    const server = await ContinuousAutoregressive.open(model, opts, rowsN);
+    try {
+      return await Promise.all(prompts.ids.slice(0, count).map((prompt, i) => server.submit({ prompt, seed: i }, { maxNewTokens: wanted(i) })));
+    } finally {
+      await server.close();
+    }
+  };
+  await run(Math.min(2, n)); // sessions compiled, buffers allocated
+  const before = timing ? { ...timing } : undefined;
+  const t0 = performance.now();
+  const results = await run(n);
+  const s = (performance.now() - t0) / 1000;
+  const generated = results.reduce((a, r) => a + r.tokens.length + (r.finish === 'stop' ? 1 : 0), 0);
+  const forwards = results.reduce((a, r) => a + r.stats.forwards, 0);
+  const spent =
+    timing && before
+      ? { prefillMs: timing.prefillMs - before.prefillMs, stepMs: timing.stepMs - before.stepMs, stepPasses: timing.stepPasses - before.stepPasses, hostMs: timing.hostMs - before.hostMs }
+      : undefined;
+  return {
+    method: `ar continuous`,
+    decoder,
+    batch: rowsN,
+    prompts: n,
+    tokensPerSecond: generated / s,
+    tokensPerForward: generated / forwards,
+    exact: 0,
+    ...(spent ? { timing: spent } : {}),
+    tokens: results.map((r) => r.tokens),
+  };
+}
+
 const rows: Measure[] = [];
+const continuousRows = Number(values.continuous);
 const batches = list(values.batches);
 for (const decoder of decoders) {
   const at = (b: number) => decoder === 'resident' || hostBatches.has(b);
   const arModel = await OnnxCausalModel.create(ar.config, ar.weights, { provider, decoder });
-  const arOpts = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: ar.stops };
-  const timingOf = (m: { decoder: object }) => (m.decoder instanceof ResidentDecoder ? m.decoder.timing : undefined);
+  const arOpts = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: stopsOf(ar) };
+  const timingOf = (m: { decoder: { timing: Timing } }) => m.decoder.timing;
   for (const b of batches.filter(at)) rows.push(await measure('ar', decoder, b, (rq) => sampleAutoregressive(arModel, rq, arOpts), timingOf(arModel)));
+  if (continuousRows > 0) rows.push(await measureContinuous(arModel, decoder, continuousRows, arOpts, timingOf(arModel)));
   if (!bd3) continue;
   const bdModel = await OnnxBlockDiffusionModel.create(bd3.config, bd3.weights, bd3.blockLength, { provider, decoder });
   for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static'] as const) {
-    const o = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: bd3.stops, maskId: bd3.maskId!, unmasking, threshold: 0.85 };
+    const o = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: stopsOf(bd3), maskId: bd3.maskId!, unmasking, threshold: 0.85 };
     for (const b of batches.filter(at))
       rows.push(await measure(unmasking === 'low_confidence_dynamic' ? 'bd3 dynamic 0.85' : 'bd3 static', decoder, b, (rq) => sampleBlockDiffusion(bdModel, rq, o), timingOf(bdModel)));
   }

@@ -126,4 +126,65 @@ describe('OnnxDecoder batches', () => {
       }
     }
   });
+
+  it('rows that join or are reset are written into their blocks, a prefill between steps leaves the past in place, and every row keeps its logits', async () => {
+    const dec = await OnnxDecoder.create(cfg, randomWeights(6), { provider: 'cpu', dtype: 'float64' });
+    const rng = new Rng(7);
+    const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
+    const seqs = [8, 5, 11].map((n) => Array.from({ length: n }, draw));
+    const caches = seqs.map(() => dec.newCache());
+    const slot = new PastSlot();
+    const prefill = (rows: number[]) =>
+      dec.run(
+        rows.map((b) => ({ cache: caches[b]!, tokens: [...seqs[b]!], positions: range(0, seqs[b]!.length), allowed: causal, keep: seqs[b]!.length, logitsOf: [seqs[b]!.length - 1] })),
+        slot,
+      );
+    const step = async (rows: number[]) => {
+      const got = await dec.run(
+        rows.map((b) => {
+          const t = draw();
+          seqs[b]!.push(t);
+          return { cache: caches[b]!, tokens: [t], positions: [caches[b]!.length], allowed: causal, keep: 1, logitsOf: [0] };
+        }),
+        slot,
+      );
+      for (const [k, b] of rows.entries()) {
+        const s = seqs[b]!;
+        const [want] = await dec.run([{ cache: null, tokens: s, positions: range(0, s.length), allowed: causal, keep: 0, logitsOf: [s.length - 1] }]);
+        for (let v = 0; v < cfg.vocabSize; v++) expect(got[k]![v]).toBeCloseTo(want![v]!, 9);
+      }
+    };
+    await prefill([0, 1, 2]);
+    await step([0, 1, 2]);
+    expect(slot.assemblies).toBe(1);
+    const buffer = slot.host[0]!.key;
+    // Row 1 takes a new sequence (continuous batching): its prefill runs alone, then it steps with the others.
+    seqs[1] = Array.from({ length: 6 }, draw);
+    caches[1] = dec.newCache();
+    await prefill([1]);
+    expect(slot.host[0]!.key).toBe(buffer);
+    await step([0, 1, 2]);
+    await step([0, 2]); // row 1 finished: row 2 moves up
+    seqs[1] = Array.from({ length: 3 }, draw);
+    caches[1] = dec.newCache();
+    await prefill([1]);
+    await step([0, 2, 1]); // and a new row 1 joins behind it
+    await step([0, 2, 1]);
+    await step([0, 1]); // row 2 left: row 1 moves up
+    seqs[2] = Array.from({ length: 4 }, draw);
+    caches[2] = dec.newCache();
+    await prefill([2]);
+    await step([0, 2, 1]); // a new row 2 joins before it: row 1 moves down
+    expect(slot.assemblies).toBe(1);
+    expect(slot.host[0]!.key).toBe(buffer);
+    await step([1, 0, 2]); // held rows out of their order: re-assembled
+    expect(slot.assemblies).toBe(2);
+    await step([1, 0, 2]);
+    // A joining prompt longer than the past's room re-assembles, and still matches.
+    seqs[0] = Array.from({ length: 40 }, draw);
+    caches[0] = dec.newCache();
+    await prefill([0]);
+    await step([0, 2, 1]);
+    expect(slot.assemblies).toBe(3);
+  });
 });

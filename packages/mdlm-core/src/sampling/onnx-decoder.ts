@@ -171,6 +171,8 @@ export class PastSlot {
   private spare: { key: FloatArray; value: FloatArray }[] = [];
   /** Input buffers reused from pass to pass (ONNX Runtime reads them during the run only). */
   readonly scratch = new Scratch();
+  /** Times the tensors were assembled from the rows' caches in full (rows that change in place do not count). */
+  assemblies = 0;
   /** Frees the assembled tensors (device buffers on WebGPU). */
   clear(): void {
     for (const v of Object.values(this.feeds ?? {})) if (v.kind === 'device') v.dispose();
@@ -231,6 +233,13 @@ export class OnnxDecoder {
   passes = 0;
   /** Of those, greedy passes whose choices the model's greedy head made. */
   greedyHeadPasses = 0;
+  /**
+   * Where a pass's time goes, as ResidentDecoder's: prefill passes (no row has a cache yet) and
+   * steps (passes over cached rows: a token, a block and its commit), each including host work;
+   * host work alone is assembling the inputs (past tensors included) and appending the fresh
+   * keys/values to the caches.
+   */
+  readonly timing = { prefillPasses: 0, prefillMs: 0, stepPasses: 0, stepMs: 0, hostMs: 0 };
 
   private constructor(
     readonly config: TransformerConfig,
@@ -333,8 +342,8 @@ export class OnnxDecoder {
       V = c.vocabSize,
       Arr = this.Arr;
     const n = rows.length;
-    const past = await this.pastFeeds(rows, slot);
-    const P = slot.length;
+    const t0 = performance.now();
+    const { feeds: past, P } = await this.pastFeeds(rows, slot);
     let T = 1,
       K = 0;
     for (const r of rows) {
@@ -401,7 +410,9 @@ export class OnnxDecoder {
       feeds['ban_of'] = hostTensor('int64', banOf!, [banOf!.length]);
     }
     const session = head === 'greedy' ? await (this.greedySession ??= createSession(decoderGraph(c, this.dtype, 'greedy'), this.sessionOptions)) : this.session;
+    const tRun = performance.now();
     const out = await session.run(feeds);
+    const tOut = performance.now();
     this.passes++;
     // Append the kept new keys/values: fresh[b, h, i, :] for i < keep.
     const fk = (l: number) => (out[`fresh.${l}.key`] as HostTensor).data as FloatArray;
@@ -414,6 +425,10 @@ export class OnnxDecoder {
       r.cache.append(r.keep, fk, fv, b * hkv * T * hd, T, 0);
       r.cache.keepConv(r.keep, fc, b * T * c.dModel);
     });
+    const tEnd = performance.now();
+    this.timing.hostMs += tRun - t0 + (tEnd - tOut);
+    if (P === 0) this.timing.prefillPasses++, (this.timing.prefillMs += tEnd - t0);
+    else this.timing.stepPasses++, (this.timing.stepMs += tEnd - t0);
     if (head === 'greedy') {
       this.greedyHeadPasses++;
       return greedyPicks(rows, out, V);
@@ -454,20 +469,30 @@ export class OnnxDecoder {
    * compacted out) or until
    * any cache changes (WebGPU, where they stay in device memory across the steps of a block).
    */
-  private async pastFeeds(rows: readonly RowPass[], slot: PastSlot): Promise<Record<string, SessionValue>> {
+  private async pastFeeds(rows: readonly RowPass[], slot: PastSlot): Promise<{ feeds: Record<string, SessionValue>; P: number }> {
     const onDevice = this.session.provider === 'webgpu';
-    let longest = 0;
-    for (const r of rows) longest = Math.max(longest, r.cache?.length ?? 0);
-    if (slot.feeds && longest <= slot.length && (longest > 0 || slot.length === 0)) {
-      if (sameRows(rows, slot, onDevice)) return onDevice ? slot.feeds : this.synced(rows, slot);
-      // Rows that finished left the batch: on the CPU the others move up in place.
-      if (!onDevice && longest > 0 && this.compact(rows, slot)) return this.synced(rows, slot);
-    }
-    slot.clear();
     const c = this.config,
       hd = this.hd,
       hkv = c.nKvHeads,
       n = rows.length;
+    let longest = 0;
+    for (const r of rows) longest = Math.max(longest, r.cache?.length ?? 0);
+    if (longest === 0) {
+      // A prefill attends to nothing cached: empty past tensors, and the batch's assembled past
+      // stays as it is for the passes of the other rows (rows joining a continuous batch prefill
+      // in a pass of their own, between the others' steps).
+      const feeds: Record<string, SessionValue> = {};
+      for (let l = 0; l < attentionLayerCount(c); l++) for (const kind of ['key', 'value'] as const) feeds[`past.${l}.${kind}`] = hostTensor(this.dtype, new this.Arr(0) as never, [n, hkv, 0, hd]);
+      return { feeds, P: 0 };
+    }
+    if (slot.feeds && longest <= slot.length) {
+      if (sameRows(rows, slot, onDevice)) return { feeds: onDevice ? slot.feeds : this.synced(rows, slot), P: slot.length };
+      // Rows left, joined or were reset: on the CPU the kept rows move up in place and only the
+      // others are written from their caches.
+      if (!onDevice && this.remap(rows, slot)) return { feeds: this.synced(rows, slot), P: slot.length };
+    }
+    slot.clear();
+    slot.assemblies++;
     const P = onDevice ? longest : pastRoom(longest);
     const feeds: Record<string, SessionValue> = {};
     for (let l = 0; l < attentionLayerCount(c); l++) {
@@ -475,13 +500,9 @@ export class OnnxDecoder {
       const pair = { key: slot.buffer(l, 'key', size, this.Arr), value: slot.buffer(l, 'value', size, this.Arr) };
       for (const kind of ['key', 'value'] as const) {
         const dst = pair[kind];
-        rows.forEach(({ cache }, b) => {
-          if (!cache) return;
-          const src = kind === 'key' ? cache.keys[l]! : cache.values[l]!;
-          for (let h = 0; h < hkv; h++) dst.set(src.subarray(h * cache.stride, h * cache.stride + cache.length * hd), (b * hkv + h) * P * hd);
-        });
+        rows.forEach(({ cache }, b) => cache && this.writeRow(dst, cache, l, kind, b, P));
         const host = hostTensor(this.dtype, dst.subarray(0, size) as never, [n, hkv, P, hd]);
-        feeds[`past.${l}.${kind}`] = onDevice && P > 0 ? await toDevice(host) : host;
+        feeds[`past.${l}.${kind}`] = onDevice ? await toDevice(host) : host;
       }
       if (!onDevice) slot.host.push(pair);
     }
@@ -489,7 +510,15 @@ export class OnnxDecoder {
     slot.lengths = rows.map((r) => r.cache?.length ?? 0);
     slot.feeds = feeds;
     slot.length = P;
-    return feeds;
+    return { feeds, P };
+  }
+
+  /** Writes a row's whole cache (layer l, keys or values) into batch row b of a [.., Hkv, P, hd] buffer. */
+  private writeRow(dst: FloatArray, cache: RowCache, l: number, kind: 'key' | 'value', b: number, P: number): void {
+    const hd = this.hd,
+      hkv = this.config.nKvHeads;
+    const src = kind === 'key' ? cache.keys[l]! : cache.values[l]!;
+    for (let h = 0; h < hkv; h++) dst.set(src.subarray(h * cache.stride, h * cache.stride + cache.length * hd), (b * hkv + h) * P * hd);
   }
 
   /** Copies into the slot's host tensors the cache positions appended since they were written (CPU). */
@@ -512,31 +541,47 @@ export class OnnxDecoder {
   }
 
   /**
-   * When `rows` are the slot's rows with some left out (in the same order), moves each kept row's
-   * block of the host tensors up to its new index and feeds views of the first rows; false otherwise.
+   * Fits `rows` into the slot's host tensors without re-assembling them, when their buffers have
+   * room for that many rows and the rows the slot already holds come in its order: each of those
+   * moves its block to its new index (up when rows before it left, down when rows joined before
+   * it), and a row the slot does not hold (it joined the batch or was reset) has its cache written
+   * into its block; false otherwise. What lies
+   * past a row's length in its block is masked out, so blocks are not cleared.
    */
-  private compact(rows: readonly RowPass[], slot: PastSlot): boolean {
-    const from: number[] = [];
-    let o = 0;
-    for (const r of rows) {
-      while (o < slot.caches.length && slot.caches[o] !== r.cache) o++;
-      if (o === slot.caches.length || !r.cache) return false;
-      from.push(o++);
-    }
+  private remap(rows: readonly RowPass[], slot: PastSlot): boolean {
     const hkv = this.config.nKvHeads,
       P = slot.length,
       n = rows.length;
     const block = hkv * P * this.hd;
+    if (slot.host.some((pair) => pair.key.length < n * block || pair.value.length < n * block)) return false;
+    const held = new Map<RowCache, number>();
+    slot.caches.forEach((c, o) => c && held.set(c, o));
+    /** Per new row its block in the slot, or −1 to write it from its cache. */
+    const from: number[] = [];
+    let last = -1;
+    for (const [b, r] of rows.entries()) {
+      const o = r.cache ? held.get(r.cache) : undefined;
+      if (o === undefined) {
+        from.push(-1);
+        continue;
+      }
+      // Held rows keep their order, so moving the blocks that go up in ascending order and then
+      // those that go down in descending order overwrites none before it has moved.
+      if (o <= last) return false;
+      from.push((last = o));
+    }
     const feeds: Record<string, SessionValue> = { ...slot.feeds };
     slot.host.forEach((pair, l) => {
       for (const kind of ['key', 'value'] as const) {
         const buf = pair[kind];
-        from.forEach((ob, b) => ob !== b && buf.copyWithin(b * block, ob * block, (ob + 1) * block));
+        from.forEach((ob, b) => ob > b && buf.copyWithin(b * block, ob * block, (ob + 1) * block));
+        for (let b = n - 1; b >= 0; b--) if (from[b]! >= 0 && from[b]! < b) buf.copyWithin(b * block, from[b]! * block, (from[b]! + 1) * block);
+        rows.forEach(({ cache }, b) => from[b] === -1 && cache && this.writeRow(buf, cache, l, kind, b, P));
         feeds[`past.${l}.${kind}`] = hostTensor(this.dtype, buf.subarray(0, n * block) as never, [n, hkv, P, this.hd]);
       }
     });
+    slot.lengths = rows.map((r, b) => (from[b]! >= 0 ? slot.lengths[from[b]!]! : (r.cache?.length ?? 0)));
     slot.caches = rows.map((r) => r.cache);
-    slot.lengths = from.map((ob) => slot.lengths[ob]!);
     slot.feeds = feeds;
     return true;
   }

@@ -104,7 +104,10 @@ export class ResidentDecoder {
   private readonly staging = new Staging();
   /** The staged `columns` tensor last filled with 0..C−1 (the same tensor while C stays). */
   private readonly columnsFilled = new WeakSet<BoundTensor>();
-  /** Where a step's time goes: prefill passes (several new tokens a row) and single-token steps, host work apart. */
+  /**
+   * Where a step's time goes: prefill passes (into empty rows) and steps (passes over cached rows:
+   * a token, a block and its commit, a prefill chunk), host work apart.
+   */
   readonly timing = { prefillPasses: 0, prefillMs: 0, stepPasses: 0, stepMs: 0, hostMs: 0 };
 
   private constructor(
@@ -393,7 +396,7 @@ export class ResidentDecoder {
       await session.run(binding);
       this.passes++;
       const ms = performance.now() - t0;
-      if (T > 1) this.timing.prefillPasses++, (this.timing.prefillMs += ms);
+      if (fresh) this.timing.prefillPasses++, (this.timing.prefillMs += ms);
       else this.timing.stepPasses++, (this.timing.stepMs += ms);
       for (const s of round) s.pass.cache.length += s.keep;
       const answered = round.filter((s) => s.last).map((s) => s.pass);
