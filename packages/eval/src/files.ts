@@ -26,6 +26,8 @@ export interface ScoreFilesResult {
   scoredPath: string;
   summaryPath: string;
   summary: PyDict;
+  /** The scored rows, as written to scoredPath. */
+  rows: PyDict[];
 }
 
 export function datasetName(predPath: string): string {
@@ -100,7 +102,7 @@ export async function scoreFiles(o: ScoreFilesOptions): Promise<ScoreFilesResult
   }
   all.set(name, summary);
   writeFileAtomic(summaryPath, pyJsonDumps(all, { indent: 2 }));
-  return { name, scoredPath, summaryPath, summary };
+  return { name, scoredPath, summaryPath, summary, rows: result.rows };
 }
 
 function diversitySummary(preds: string[], refs: string[]): PyDict {

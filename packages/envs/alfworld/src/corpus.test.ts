@@ -65,18 +65,18 @@ describe('world-model corpus', () => {
     const extra = fresh.slice(n);
     expect(extra.some((e) => listed.has(e.task.id))).toBe(false);
     expect(new Set(fresh.map((e) => e.task.id)).size).toBe(n + 12);
+    // The same floorplans as the split (its receptacle sets), new object placements.
+    const floors = new Set(
+      splitTasks('eval_out_of_distribution').map((t) =>
+        gameForTask(t)
+          .receptacles.map((r) => r.name)
+          .join(','),
+      ),
+    );
     for (const [i, e] of extra.entries()) {
       const base = replay[n + i]!.task;
       expect(e.task).toMatchObject({ split: 'eval_out_of_distribution', taskType: base.taskType });
       expect(e.task.seed).not.toBe(base.seed);
-      // The same floorplans as the split (its receptacle sets), new object placements.
-      const floors = new Set(
-        splitTasks('eval_out_of_distribution').map((t) =>
-          gameForTask(t)
-            .receptacles.map((r) => r.name)
-            .join(','),
-        ),
-      );
       expect(
         floors.has(
           gameForTask(e.task)

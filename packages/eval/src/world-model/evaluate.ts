@@ -9,7 +9,6 @@ import { writeFileAtomic } from '@diffworld/dataset';
 import { distinctN, selfBleu } from '../diversity.js';
 import { EvalError } from '../errors.js';
 import { scoreFiles } from '../files.js';
-import { readJsonl } from '../jsonl.js';
 import { exactByStateChanges, readStateChanges } from './breakdown.js';
 import { HashingFeaturizer } from '../mauve/featurizer.js';
 import type { Normalization } from '../normalize.js';
@@ -169,7 +168,7 @@ export async function evaluateWorldModel(o: EvaluateWorldModelOptions): Promise<
   );
   if (k >= 2) summary.set('sample_diversity', sampleDiversity(outputs));
   const changes = await readStateChanges(o.data, o.limit);
-  const split = changes.size ? exactByStateChanges(await readJsonl(scored.scoredPath), changes) : undefined;
+  const split = changes.size ? exactByStateChanges(scored.rows, changes) : undefined;
   if (split) summary.set('exact_by_state_changes', split);
 
   // Merge into eval_summary.json as scoreFiles did (other datasets stay).
