@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the GPU host (after install-cuda.sh), from bundle/: issue 31's fidelity run on ALFWorld —
+# On the GPU host (after install-cuda.sh), from bundle/: issue 31's fidelity run (ALFWorld unless ENV says) —
 # an AR world model trained on episode-layout rows (every observation a target), BD3 adapted from
 # it, both scored greedily by `eval wm` (the world model alone: no local responder) on held-out
 # transitions of unseen games (eval_out_of_distribution, one row per step), then the decoding
@@ -21,9 +21,18 @@ left() { echo $((end - SECONDS)); }
 cli() { ./node cli.mjs "$@"; }
 # FRESH=1: episodes past the train split's 3,553 tasks play newly generated games (env corpus --fresh-games).
 fresh=(); [ -n "${FRESH:-}" ] && fresh=(--fresh-games)
-[ -f "$w/train.jsonl" ] || cli env corpus alfworld --split train --episodes ${EPISODES:-3000} --seed 1 "${fresh[@]}" --out "$w/train.jsonl" || exit 1
-[ -f "$w/valid.jsonl" ] || cli env corpus alfworld --split eval_in_distribution --episodes 30 --seed 2 --out "$w/valid.jsonl" || exit 1
-[ -f "$w/heldout.jsonl" ] || cli env corpus alfworld --split eval_out_of_distribution --episodes 50 --seed 3 --per-step --out "$w/heldout.jsonl" || exit 1
+# ENV=sciworld|appworld runs the same comparison there: train on the train split, validate on dev,
+# score on the held-out test split (SciWorld: test variations; AppWorld: test_normal tasks).
+env=${ENV:-alfworld}
+case "$env" in
+  alfworld) valid_split=eval_in_distribution heldout_split=eval_out_of_distribution ;;
+  sciworld) valid_split=dev heldout_split=test ;;
+  appworld) valid_split=dev heldout_split=test_normal ;;
+  *) echo "run-wm-fidelity.sh: ENV must be alfworld, sciworld or appworld, not '$env'" >&2; exit 2 ;;
+esac
+[ -f "$w/train.jsonl" ] || cli env corpus "$env" --split train --episodes ${EPISODES:-3000} --seed 1 "${fresh[@]}" --out "$w/train.jsonl" || exit 1
+[ -f "$w/valid.jsonl" ] || cli env corpus "$env" --split "$valid_split" --episodes 30 --seed 2 --out "$w/valid.jsonl" || exit 1
+[ -f "$w/heldout.jsonl" ] || cli env corpus "$env" --split "$heldout_split" --episodes 50 --seed 3 --per-step --out "$w/heldout.jsonl" || exit 1
 [ -f "$w/tokenizer.json" ] || cli tokenizer train --data "$w/train.jsonl" --vocab-size 4096 --out "$w/tokenizer.json" || exit 1
 train() { # objective dir steps extra...
   local o=$1 dir=$2 steps=$3; shift 3
