@@ -111,6 +111,56 @@ describeCApi('ResidentDecoder (pool KV cache written in place)', () => {
     dec.release();
   });
 
+  it('float16: weights and pool in half precision give logits within 0.02 of float32 and the same greedy tokens', async () => {
+    const weights = randomWeights(6);
+    const full = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float32' });
+    const half = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float16' });
+    const rng = new Rng(7);
+    const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
+    const seqs = [5, 70, 12].map((n) => Array.from({ length: n }, draw));
+    const [pf, ph] = [full.openPool(3), half.openPool(3)];
+    const bans = { lists: [[]] };
+    const V = cfg.vocabSize;
+    const passes = (pool: typeof pf, keep: boolean): ResidentPass[] =>
+      seqs.map((s, b) => {
+        const row = pool.rows[b]!;
+        const tokens = s.slice(row.length);
+        return { cache: row, tokens, positions: range(row.length, tokens.length), visible: throughSelf, keep: keep ? tokens.length : 0, logitsOf: [tokens.length - 1] };
+      });
+    const argmax = (l: Float32Array) => l.indexOf(Math.max(...l));
+    let maxDiff = 0,
+      decided = 0;
+    // Greedy decoding led by float32; each step the half decoder's greedy head (a query it does not
+    // keep) and its logits (the same tokens, kept) are checked against float32's.
+    for (let step = 0; step < 12; step++) {
+      const picks = await half.runGreedy(passes(ph, false), bans);
+      const [lf, lh] = [await full.run(passes(pf, true)), await half.run(passes(ph, true))];
+      for (let b = 0; b < seqs.length; b++) {
+        const [f, h] = [lf[b]!, lh[b]!];
+        for (let v = 0; v < V; v++) maxDiff = Math.max(maxDiff, Math.abs(f[v]! - h[v]!));
+        const want = argmax(f);
+        expect(picks[b]!.tokens[0]).toBe(argmax(h)); // the half graph's own greedy head
+        // Where float32's best beats its runner-up by more than twice the tolerance, half precision must agree.
+        const runnerUp = Math.max(...f.filter((_, v) => v !== want));
+        if (f[want]! - runnerUp > 0.04) {
+          decided++;
+          expect(picks[b]!.tokens[0]).toBe(want);
+        }
+        seqs[b]!.push(want);
+      }
+    }
+    expect(decided).toBeGreaterThanOrEqual(30); // of 36 choices
+    expect(maxDiff).toBeLessThan(0.02);
+    expect(maxDiff).toBeGreaterThan(0); // the half graph really computes in half precision
+    for (const p of [pf, ph]) p.release();
+    full.release();
+    half.release();
+  });
+
+  it('bfloat16 is refused on the CPU, by name', () => {
+    expect(() => ResidentDecoder.create(cfg, randomWeights(8), { provider: 'cpu', dtype: 'bfloat16' })).toThrow(/bfloat16 runs on CUDA only/);
+  });
+
   it('refuses rows of two pools, a row twice, and keep past the new tokens, by name', async () => {
     const dec = ResidentDecoder.create(cfg, randomWeights(5), { provider: 'cpu' });
     const [a, b] = [dec.openPool(1), dec.openPool(1)];

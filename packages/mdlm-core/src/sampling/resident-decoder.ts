@@ -8,6 +8,7 @@
 // cross the host bus. A long prefill runs in chunks of committed tokens, so that a pass's attention
 // scores stay within a memory budget. Same results as OnnxDecoder (onnx-decoder.ts) row for row:
 // a row's logits depend only on its own cache and tokens.
+import { encodeBfloat16, encodeFloat16 } from '../checkpoint/float-bits.js';
 import { cast, emitOnnx, Graph, less, sub, where } from '../graph/index.js';
 import { encodeModel } from '../onnx/model.js';
 import { attentionLayerCount, decoderForward, headDimOf, type KvPair, transformerParams, type TransformerConfig } from '../nn/transformer.js';
@@ -18,10 +19,24 @@ import { RopeRows } from './rope-rows.js';
 
 const NEG = -1e9;
 
+/**
+ * The resident decoder's compute, weight and cache type: FloatDtype, or half precision — weights
+ * converted once on upload, the KV pool and the GEMMs in the half type, RMSNorm, RoPE and the
+ * attention softmax in float32 (functional.ts), logits handed out as float32.
+ */
+export type ResidentDtype = FloatDtype | 'float16' | 'bfloat16';
+
+/** The host-side float type of a decoder dtype: RoPE tables in, logits out (float32 for half graphs). */
+const hostFloat = (d: ResidentDtype): FloatDtype => (d === 'float64' ? 'float64' : 'float32');
+
 export interface ResidentDecoderOptions {
   provider: BoundProvider;
-  /** Compute and cache dtype (default float32; float64 for bit-stable tests on the CPU). */
-  dtype?: FloatDtype;
+  /**
+   * Compute and cache dtype (default float32; float64 for bit-stable tests on the CPU). float16 runs
+   * on the CPU provider (tested) and CUDA; bfloat16 needs CUDA (ORT's CPU provider lacks bfloat16
+   * MatMul). Both are unmeasured on the GPU so far (README, "Decoders").
+   */
+  dtype?: ResidentDtype;
   deviceId?: number;
   intraOpThreads?: number;
   /**
@@ -89,7 +104,7 @@ interface Segment {
 type FloatArray = Float32Array | Float64Array;
 
 export class ResidentDecoder {
-  readonly dtype: FloatDtype;
+  readonly dtype: ResidentDtype;
   /** Forward passes run (chunks of a prefill count one each). */
   passes = 0;
   greedyHeadPasses = 0;
@@ -120,14 +135,15 @@ export class ResidentDecoder {
     this.hd = headDimOf(config);
     this.layers = attentionLayerCount(config);
     this.sessions.set('cache.logits', session);
-    this.ropeRows = new RopeRows(config, this.dtype === 'float64' ? Float64Array : Float32Array);
+    this.ropeRows = new RopeRows(config, hostFloat(this.dtype) === 'float64' ? Float64Array : Float32Array);
   }
 
   static create(config: TransformerConfig, weights: Readonly<Record<string, Float32Array | Float64Array>>, opts: ResidentDecoderOptions): ResidentDecoder {
     if (config.lfm2) throw new SamplingError('bad_option', 'resident decoder: LFM2 models keep convolution state; use the host-cache decoder (OnnxDecoder)');
     if (config.ropeScaling?.type === 'dynamic') throw new SamplingError('bad_option', 'resident decoder: dynamic RoPE scaling is not supported by the cached decoder');
     const dtype = opts.dtype ?? 'float32';
-    const Arr = dtype === 'float64' ? Float64Array : Float32Array;
+    if (dtype === 'bfloat16' && opts.provider === 'cpu')
+      throw new SamplingError('bad_option', "resident decoder: bfloat16 runs on CUDA only (ONNX Runtime's CPU provider has no bfloat16 MatMul); use float16 on the CPU");
     const session = BoundSession.create(residentGraph(config, dtype, 'logits', 'cache'), sessionOptions(opts));
     // The weights cross to the device once, here; every pass binds the same buffers.
     const specs = transformerParams(config);
@@ -139,7 +155,7 @@ export class ResidentDecoder {
       if (!w || w.length !== size)
         throw new SamplingError('bad_input', `resident decoder: parameter "${s.name}" ${w ? `has ${w.length} values, its shape [${s.shape.join(', ')}] needs ${size}` : 'is missing'}`);
       const staged = hostStaging(dtype, s.shape);
-      (staged.hostData() as FloatArray).set(w instanceof Arr ? w : Arr.from(w));
+      writeWeights(staged, w);
       host.push(staged);
       params[s.name] = session.provider === 'cpu' ? staged : session.allocate(dtype, s.shape);
     }
@@ -317,14 +333,15 @@ export class ResidentDecoder {
     this.reserve(pool, longest);
     const C = fresh ? T : pool.capacity;
     const mode = fresh ? 'fresh.' : '';
-    const stage = (name: string, dtype: 'int64' | FloatDtype | 'float32', dims: number[]) => this.staging.get(mode + name, dtype, dims);
+    const stage = (name: string, dtype: BoundTensor['dtype'], dims: number[]) => this.staging.get(mode + name, dtype, dims);
+    const hf = hostFloat(this.dtype);
     const ids = stage('input_ids', 'int64', [n, T]);
     const cached = stage('cached', 'int64', [n, 1, 1, 1]);
     const visible = stage('visible', 'int64', [n, 1, T, 1]);
     const columns = stage('columns', 'int64', [1, 1, 1, C]);
     const writeAt = stage('write_at', 'int64', [n, hkv, T, 3]);
-    const cos = stage('cos', this.dtype, [n, 1, T, hd]);
-    const sin = stage('sin', this.dtype, [n, 1, T, hd]);
+    const cos = stage('cos', hf, [n, 1, T, hd]);
+    const sin = stage('sin', hf, [n, 1, T, hd]);
     const logitsAt = stage('logits_at', 'int64', [Math.max(1, K), 2]);
     const idsD = ids.hostData() as BigInt64Array;
     const cachedD = (cached.hostData() as BigInt64Array).fill(0n);
@@ -388,7 +405,7 @@ export class ResidentDecoder {
       outputs['greedy_max'] = stage('greedy_max', 'float32', [K]);
       outputs['greedy_first'] = stage('greedy_first', 'float32', [K]);
       outputs['greedy_sum'] = stage('greedy_sum', 'float64', [K]);
-    } else outputs['logits'] = stage('logits', this.dtype, [Math.max(1, K), V]);
+    } else outputs['logits'] = stage('logits', hf, [Math.max(1, K), V]);
     const binding = session.bind(inputs, outputs);
     const tRun = performance.now();
     this.timing.hostMs += tRun - t0;
@@ -476,6 +493,18 @@ function sessionOptions(o: ResidentDecoderOptions): { provider: BoundProvider; d
   return { provider: o.provider, ...(o.deviceId !== undefined ? { deviceId: o.deviceId } : {}), ...(o.intraOpThreads ? { intraOpThreads: o.intraOpThreads } : {}) };
 }
 
+/** A parameter's values into its host staging tensor, converted to the decoder's dtype (half: rounded to nearest even). */
+function writeWeights(staged: BoundTensor, w: Float32Array | Float64Array): void {
+  const dtype = staged.dtype;
+  if (dtype === 'float32' || dtype === 'float64') {
+    const data = staged.hostData() as FloatArray;
+    data.set(w);
+    return;
+  }
+  const f32 = w instanceof Float32Array ? w : Float32Array.from(w);
+  (staged.hostData() as Uint16Array).set(dtype === 'float16' ? encodeFloat16(f32) : encodeBfloat16(f32));
+}
+
 function checkBan(list: number, w: number, bans: GreedyBans): number {
   if (!(Number.isInteger(list) && list >= 0 && list < bans.lists.length))
     throw new SamplingError('bad_input', `decoder: banned list ${list} asked (wanted token ${w}), there are ${bans.lists.length}`);
@@ -498,10 +527,11 @@ function checkPass(p: ResidentPass): void {
  * where(column − cached < visible, 0, −1e9) per row and new token: the committed cache plus the
  * new tokens' prefix that token may see.
  */
-function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logits' | 'greedy', attend: 'cache' | 'fresh'): Uint8Array {
+function residentGraph(config: TransformerConfig, dtype: ResidentDtype, head: 'logits' | 'greedy', attend: 'cache' | 'fresh'): Uint8Array {
   const g = new Graph();
   const p = Object.fromEntries(transformerParams(config).map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
   const hd = headDimOf(config);
+  const tables = hostFloat(dtype);
   const cache: KvPair[] = Array.from({ length: attentionLayerCount(config) }, (_, i) => ({
     key: g.input(`cache.${i}.key`, dtype, ['pool', config.nKvHeads, 'cap', hd]),
     value: g.input(`cache.${i}.value`, dtype, ['pool', config.nKvHeads, 'cap', hd]),
@@ -513,14 +543,16 @@ function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logi
   const mask = where(less(attend === 'fresh' ? columns : sub(columns, g.input('cached', 'int64', ['pool', 1, 1, 1])), visible), 0, NEG);
   const out = decoderForward(config, p, {
     inputIds: g.input('input_ids', 'int64', ['pool', 'new']),
-    mask: dtype === 'float32' ? mask : cast(mask, dtype),
-    cos: g.input('cos', dtype, ['pool', 1, 'new', hd]),
-    sin: g.input('sin', dtype, ['pool', 1, 'new', hd]),
+    // The mask and RoPE tables in float32 for a half graph too: attention adds the mask to its
+    // scores, and rotates q/k, in the wider type (functional.ts).
+    mask: cast(mask, tables),
+    cos: g.input('cos', tables, ['pool', 1, 'new', hd]),
+    sin: g.input('sin', tables, ['pool', 1, 'new', hd]),
     cacheWrite: { cache, at: g.input('write_at', 'int64', ['pool', config.nKvHeads, 'new', 3]), attend },
     logitsAt: g.input('logits_at', 'int64', ['rows', 2]),
     groupedAttention: true,
   });
-  if (head === 'logits') g.output('logits', out.logits);
+  if (head === 'logits') g.output('logits', cast(out.logits, tables));
   else addGreedyHead(g, out.logits, config.vocabSize);
   out.present.forEach((kv, i) => {
     g.output(`present.${i}.key`, kv.key);
@@ -530,7 +562,7 @@ function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logi
 }
 
 /** Pad along the capacity axis (zeros): grows a pool's buffer, or zero-fills a new one from an empty one. */
-function growGraph(dtype: FloatDtype): Uint8Array {
+function growGraph(dtype: ResidentDtype): Uint8Array {
   const dims = ['rows', 'heads', 'cap', 'hd'];
   return encodeModel({
     graphName: 'resident_grow',
