@@ -25,91 +25,99 @@ const range = (start: number, n: number) => Array.from({ length: n }, (_, i) => 
 const throughSelf = (i: number) => i + 1;
 
 describeCApi('ResidentDecoder (pool KV cache written in place)', () => {
-  it('a prefill, decode steps over changing subsets of rows and a chunked long segment give each row its uncached logits', async () => {
-    const weights = randomWeights(1);
-    const ref = await OnnxDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
-    // A score budget this small gives each prompt a prefill pass of its own (three passes), and
-    // splits a long segment of a row that has a cache into 64-token chunks.
-    const dec = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64', maxScoreBytes: 1 });
-    const rng = new Rng(2);
-    const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
-    const seqs = [3, 150, 7].map((n) => Array.from({ length: n }, draw));
-    const pool = dec.openPool(3);
-    const uncached = async (tokens: number[]) =>
-      (await ref.run([{ cache: null, tokens, positions: range(0, tokens.length), allowed: (i, j) => j <= i, visible: throughSelf, keep: 0, logitsOf: [tokens.length - 1] }]))[0]!;
-    const check = async (got: Float32Array[], rows: number[]) => {
-      for (const [k, r] of rows.entries()) {
-        const want = await uncached(seqs[r]!);
-        for (let v = 0; v < cfg.vocabSize; v++) expect(got[k]![v]).toBeCloseTo(want[v]!, 9);
-      }
-    };
-    const before = dec.passes;
-    const prefill = await dec.run(seqs.map((s, b) => ({ cache: pool.rows[b]!, tokens: [...s], positions: range(0, s.length), visible: throughSelf, keep: s.length, logitsOf: [s.length - 1] })));
-    expect(dec.passes - before).toBe(3);
-    await check(prefill, [0, 1, 2]);
-    for (const rows of [[0, 1, 2], [2, 0], [1], [0, 1, 2], [2]]) {
-      const passes: ResidentPass[] = rows.map((b) => {
-        const add = Array.from({ length: 1 + (b % 2) }, draw);
-        seqs[b]!.push(...add);
-        const row = pool.rows[b]!;
-        return { cache: row, tokens: add, positions: range(row.length, add.length), visible: throughSelf, keep: add.length, logitsOf: [add.length - 1] };
-      });
-      await check(await dec.run(passes), rows);
-    }
-    expect(pool.rows.map((r) => r.length)).toEqual(seqs.map((s) => s.length));
-    // 150 tokens onto row 0's cache in one step: chunks of 64, 64, then the last 22 with the logits.
-    const long = Array.from({ length: 150 }, draw);
-    seqs[0]!.push(...long);
-    const at = pool.rows[0]!.length;
-    const passesBefore = dec.passes;
-    await check(await dec.run([{ cache: pool.rows[0]!, tokens: long, positions: range(at, 150), visible: throughSelf, keep: 150, logitsOf: [149] }]), [0]);
-    expect(dec.passes - passesBefore).toBe(3);
-    expect(pool.rows.map((r) => r.length)).toEqual(seqs.map((s) => s.length));
-    expect(pool.capacity).toBeGreaterThanOrEqual(Math.max(...seqs.map((s) => s.length)));
-    pool.release();
-    dec.release();
-  });
-
-  it('block-causal queries that are not kept, then their commit, match the host-cache decoder; greedy choices honour bans', async () => {
-    const weights = randomWeights(3);
-    const B = 4;
-    const blockVisible = (i: number) => (Math.floor(i / B) + 1) * B;
-    const blockCausal = (i: number, j: number) => Math.floor(j / B) <= Math.floor(i / B);
-    const ref = await OnnxDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
-    const dec = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
-    const pool = dec.openPool(2);
-    const refCaches = [ref.newCache(), ref.newCache()];
-    const rng = new Rng(4);
-    const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
-    const bans = { lists: [[], [5, 6, 7]] };
-    for (let step = 0; step < 6; step++) {
-      // Row 0 commits a block and queries the next; row 1 only queries (its commit comes later).
-      const commit = step % 2 === 0 ? Array.from({ length: B }, draw) : [];
-      const query = Array.from({ length: B }, draw);
-      const item = (b: number) => {
-        const tokens = b === 0 || commit.length === 0 ? [...commit, ...query] : query;
-        const keep = tokens.length - B;
-        return { tokens, keep, logitsOf: range(keep, B), banOf: [0, 1, 0, 1] };
+  // cudaGraph on the CPU: the graph-step path (fixed buffers per shape, bound once) without capture.
+  for (const cudaGraph of [false, true])
+    it(`a prefill, decode steps over changing subsets of rows and a chunked long segment give each row its uncached logits${cudaGraph ? ' (graph steps)' : ''}`, async () => {
+      const weights = randomWeights(1);
+      const ref = await OnnxDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
+      // A score budget this small gives each prompt a prefill pass of its own (three passes), and
+      // splits a long segment of a row that has a cache into 64-token chunks.
+      const dec = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64', maxScoreBytes: 1, cudaGraph });
+      const rng = new Rng(2);
+      const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
+      const seqs = [3, 150, 7].map((n) => Array.from({ length: n }, draw));
+      const pool = dec.openPool(3);
+      const uncached = async (tokens: number[]) =>
+        (await ref.run([{ cache: null, tokens, positions: range(0, tokens.length), allowed: (i, j) => j <= i, visible: throughSelf, keep: 0, logitsOf: [tokens.length - 1] }]))[0]!;
+      const check = async (got: Float32Array[], rows: number[]) => {
+        for (const [k, r] of rows.entries()) {
+          const want = await uncached(seqs[r]!);
+          for (let v = 0; v < cfg.vocabSize; v++) expect(got[k]![v]).toBeCloseTo(want[v]!, 9);
+        }
       };
-      const items = [item(0), item(1)];
-      const got = await dec.runGreedy(
-        items.map((it, b) => ({ cache: pool.rows[b]!, positions: range(pool.rows[b]!.length, it.tokens.length), visible: blockVisible, ...it })),
-        bans,
-      );
-      const want = await ref.runGreedy(
-        items.map((it, b) => ({ cache: refCaches[b]!, positions: range(refCaches[b]!.length, it.tokens.length), allowed: blockCausal, visible: blockVisible, ...it })),
-        bans,
-      );
-      for (const b of [0, 1]) {
-        expect(Array.from(got[b]!.tokens)).toEqual(Array.from(want[b]!.tokens));
-        for (const [w, p] of got[b]!.probs.entries()) expect(p).toBeCloseTo(want[b]!.probs[w]!, 9);
-        for (const [w, t] of got[b]!.tokens.entries()) if (w % 2 === 1) expect(bans.lists[1]).not.toContain(t);
+      const before = dec.passes;
+      const prefill = await dec.run(seqs.map((s, b) => ({ cache: pool.rows[b]!, tokens: [...s], positions: range(0, s.length), visible: throughSelf, keep: s.length, logitsOf: [s.length - 1] })));
+      expect(dec.passes - before).toBe(3);
+      await check(prefill, [0, 1, 2]);
+      for (const rows of [[0, 1, 2], [2, 0], [1], [0, 1, 2], [2]]) {
+        const passes: ResidentPass[] = rows.map((b) => {
+          const add = Array.from({ length: 1 + (b % 2) }, draw);
+          seqs[b]!.push(...add);
+          const row = pool.rows[b]!;
+          return { cache: row, tokens: add, positions: range(row.length, add.length), visible: throughSelf, keep: add.length, logitsOf: [add.length - 1] };
+        });
+        await check(await dec.run(passes), rows);
       }
-      expect(pool.rows.map((r) => r.length)).toEqual(refCaches.map((c) => c.length));
-    }
-    pool.release();
-    dec.release();
-  });
+      expect(pool.rows.map((r) => r.length)).toEqual(seqs.map((s) => s.length));
+      // 150 tokens onto row 0's cache in one step: chunks of 64, 64, then the last 22 with the logits.
+      const long = Array.from({ length: 150 }, draw);
+      seqs[0]!.push(...long);
+      const at = pool.rows[0]!.length;
+      const passesBefore = dec.passes;
+      await check(await dec.run([{ cache: pool.rows[0]!, tokens: long, positions: range(at, 150), visible: throughSelf, keep: 150, logitsOf: [149] }]), [0]);
+      expect(dec.passes - passesBefore).toBe(3);
+      expect(pool.rows.map((r) => r.length)).toEqual(seqs.map((s) => s.length));
+      expect(pool.capacity).toBeGreaterThanOrEqual(Math.max(...seqs.map((s) => s.length)));
+      // Graph steps: the five decode steps (one or two tokens a row) and the long segment's last 22
+      // tokens (≤ GRAPH_MAX_NEW); not the prefill nor the two 64-token chunks.
+      expect(dec.graphPasses).toBe(cudaGraph ? 6 : 0);
+      pool.release();
+      dec.release();
+    });
+
+  for (const cudaGraph of [false, true])
+    it(`block-causal queries that are not kept, then their commit, match the host-cache decoder; greedy choices honour bans${cudaGraph ? ' (graph steps)' : ''}`, async () => {
+      const weights = randomWeights(3);
+      const B = 4;
+      const blockVisible = (i: number) => (Math.floor(i / B) + 1) * B;
+      const blockCausal = (i: number, j: number) => Math.floor(j / B) <= Math.floor(i / B);
+      const ref = await OnnxDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
+      const dec = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64', cudaGraph });
+      const pool = dec.openPool(2);
+      const refCaches = [ref.newCache(), ref.newCache()];
+      const rng = new Rng(4);
+      const draw = () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1));
+      const bans = { lists: [[], [5, 6, 7]] };
+      for (let step = 0; step < 6; step++) {
+        // Row 0 commits a block and queries the next; row 1 only queries (its commit comes later).
+        const commit = step % 2 === 0 ? Array.from({ length: B }, draw) : [];
+        const query = Array.from({ length: B }, draw);
+        const item = (b: number) => {
+          const tokens = b === 0 || commit.length === 0 ? [...commit, ...query] : query;
+          const keep = tokens.length - B;
+          return { tokens, keep, logitsOf: range(keep, B), banOf: [0, 1, 0, 1] };
+        };
+        const items = [item(0), item(1)];
+        const got = await dec.runGreedy(
+          items.map((it, b) => ({ cache: pool.rows[b]!, positions: range(pool.rows[b]!.length, it.tokens.length), visible: blockVisible, ...it })),
+          bans,
+        );
+        const want = await ref.runGreedy(
+          items.map((it, b) => ({ cache: refCaches[b]!, positions: range(refCaches[b]!.length, it.tokens.length), allowed: blockCausal, visible: blockVisible, ...it })),
+          bans,
+        );
+        for (const b of [0, 1]) {
+          expect(Array.from(got[b]!.tokens)).toEqual(Array.from(want[b]!.tokens));
+          for (const [w, p] of got[b]!.probs.entries()) expect(p).toBeCloseTo(want[b]!.probs[w]!, 9);
+          for (const [w, t] of got[b]!.tokens.entries()) if (w % 2 === 1) expect(bans.lists[1]).not.toContain(t);
+        }
+        expect(pool.rows.map((r) => r.length)).toEqual(refCaches.map((c) => c.length));
+      }
+      if (cudaGraph) expect(dec.graphPasses).toBeGreaterThan(0);
+      else expect(dec.graphPasses).toBe(0);
+      pool.release();
+      dec.release();
+    });
 
   it('float16: weights and pool in half precision give logits within 0.02 of float32 and the same greedy tokens', async () => {
     const weights = randomWeights(6);

@@ -15,6 +15,7 @@ import { attentionLayerCount, decoderForward, headDimOf, type KvPair, transforme
 import { type BoundProvider, BoundSession, type BoundTensor, Copier, hostStaging } from '../runtime/capi/index.js';
 import { SamplingError } from './errors.js';
 import { addGreedyHead, type FloatDtype, type GreedyBans, type GreedyPicks, picksFromHead, picksFromLogits } from './onnx-decoder.js';
+import { bucketKey, bucketRows, Copiers, GRAPH_MAX_NEW, GraphStep, GraphSteps, type StepTensor } from './resident-graph-step.js';
 import { RopeRows } from './rope-rows.js';
 
 const NEG = -1e9;
@@ -45,6 +46,14 @@ export interface ResidentDecoderOptions {
    * ONNX Runtime keeps several tensors of that size alive at once).
    */
   maxScoreBytes?: number;
+  /**
+   * Decode steps over a pool (at most GRAPH_MAX_NEW new tokens a row) as CUDA graphs: each shape
+   * (pool rows × capacity × new tokens × logits rows) captured once on its own graph id and
+   * replayed, its inputs copied into buffers bound once (resident-graph-step.ts). Prefill and pool
+   * growth stay uncaptured. On the CPU the same fixed-buffer path runs without capture. Default
+   * false: unmeasured on the GPU so far (README, "Decoders").
+   */
+  cudaGraph?: boolean;
 }
 
 /** One row of a pool: its index there and how many positions of its cache are committed. */
@@ -74,6 +83,8 @@ export class ResidentPool {
   keys: BoundTensor[] = [];
   values: BoundTensor[] = [];
   capacity = 0;
+  /** @internal the graph steps bound to these buffers (cudaGraph) */
+  readonly graphSteps = new GraphSteps();
 
   /** @internal made by ResidentDecoder.openPool */
   constructor(
@@ -84,6 +95,7 @@ export class ResidentPool {
   }
 
   release(): void {
+    this.graphSteps.release();
     for (const t of [...this.keys, ...this.values]) t.release();
     this.keys = [];
     this.values = [];
@@ -108,6 +120,10 @@ export class ResidentDecoder {
   /** Forward passes run (chunks of a prefill count one each). */
   passes = 0;
   greedyHeadPasses = 0;
+  /** Passes that ran as graph steps (cudaGraph: captured or replayed on CUDA, fixed buffers on the CPU). */
+  graphPasses = 0;
+  private nextGraphId = 1;
+  private stepCopiers: Copiers | undefined;
   private readonly hd: number;
   private readonly layers: number;
   private readonly ropeRows: RopeRows;
@@ -199,6 +215,7 @@ export class ResidentDecoder {
     for (const t of Object.values(this.params)) t.release();
     this.banFeed?.tensor.release();
     this.staging.release();
+    this.stepCopiers?.release();
     for (const session of this.sessions.values()) session.release(); // 'cache.logits' is this.session
     this.grower?.release();
   }
@@ -302,6 +319,9 @@ export class ResidentDecoder {
       }
       return to;
     };
+    // Graph steps bound the old buffers (and were captured on their addresses): dropped, and new
+    // ones made on new graph ids for the grown capacity.
+    pool.graphSteps.release();
     const layers = Array.from({ length: this.layers }, (_, l) => l);
     pool.keys = layers.map((l) => grow(pool.keys[l]));
     pool.values = layers.map((l) => grow(pool.values[l]));
@@ -314,6 +334,8 @@ export class ResidentDecoder {
    * placeholder token on the others, attending to each row's cache. A fresh pass (a prefill into
    * empty rows) runs only the round's rows, attending to their new tokens alone, and writes them
    * into their pool rows: a long prompt's attention then spans its own length, not the pool's.
+   * With `cudaGraph`, a pass over the pool of at most GRAPH_MAX_NEW new tokens runs as a graph
+   * step (resident-graph-step.ts): the same inputs, filled into its fixed buffers.
    */
   private async pass(pool: ResidentPool, round: readonly Segment[], bans: GreedyBans | undefined, fresh = false): Promise<(Float32Array | GreedyPicks)[]> {
     const t0 = performance.now();
@@ -332,28 +354,47 @@ export class ResidentDecoder {
     if (!fresh) for (const r of pool.rows) longest = Math.max(longest, r.length + T);
     this.reserve(pool, longest);
     const C = fresh ? T : pool.capacity;
-    const mode = fresh ? 'fresh.' : '';
-    const stage = (name: string, dtype: BoundTensor['dtype'], dims: number[]) => this.staging.get(mode + name, dtype, dims);
+    const greedy = bans !== undefined && K > 0;
+    const graphed = this.opts.cudaGraph === true && !fresh && T <= GRAPH_MAX_NEW;
+    // A graph step's logits rows come in buckets (the extra rows read row 0's first token, ignored).
+    const rows = graphed ? bucketRows(K, n * T) : Math.max(1, K);
     const hf = hostFloat(this.dtype);
-    const ids = stage('input_ids', 'int64', [n, T]);
-    const cached = stage('cached', 'int64', [n, 1, 1, 1]);
-    const visible = stage('visible', 'int64', [n, 1, T, 1]);
-    const columns = stage('columns', 'int64', [1, 1, 1, C]);
-    const writeAt = stage('write_at', 'int64', [n, hkv, T, 3]);
-    const cos = stage('cos', hf, [n, 1, T, hd]);
-    const sin = stage('sin', hf, [n, 1, T, hd]);
-    const logitsAt = stage('logits_at', 'int64', [Math.max(1, K), 2]);
-    const idsD = ids.hostData() as BigInt64Array;
-    const cachedD = (cached.hostData() as BigInt64Array).fill(0n);
-    const visibleD = (visible.hostData() as BigInt64Array).fill(1n); // placeholders see their own first position
-    const colD = columns.hostData() as BigInt64Array;
-    if (!this.columnsFilled.has(columns)) for (let j = 0; j < C; j++) colD[j] = BigInt(j);
+    const inputs: StepTensor[] = [
+      { name: 'input_ids', dtype: 'int64', dims: [n, T] },
+      { name: 'visible', dtype: 'int64', dims: [n, 1, T, 1] },
+      { name: 'columns', dtype: 'int64', dims: [1, 1, 1, C] },
+      { name: 'write_at', dtype: 'int64', dims: [n, hkv, T, 3] },
+      { name: 'cos', dtype: hf, dims: [n, 1, T, hd] },
+      { name: 'sin', dtype: hf, dims: [n, 1, T, hd] },
+      { name: 'logits_at', dtype: 'int64', dims: [rows, 2] },
+      ...(fresh ? [] : [{ name: 'cached', dtype: 'int64', dims: [n, 1, 1, 1] } as const]),
+      ...(greedy ? [{ name: 'ban_of', dtype: 'int64', dims: [rows] } as const] : []),
+      ...(greedy && graphed ? [{ name: 'ban', dtype: 'float32', dims: [bans.lists.length, V] } as const] : []),
+    ];
+    const outputs: StepTensor[] = greedy
+      ? [
+          { name: 'greedy_max', dtype: 'float32', dims: [rows] },
+          { name: 'greedy_first', dtype: 'float32', dims: [rows] },
+          { name: 'greedy_sum', dtype: 'float64', dims: [rows] },
+        ]
+      : [{ name: 'logits', dtype: hf, dims: [rows, V] }];
+    const head = greedy ? 'greedy' : 'logits';
+    const session = this.sessionFor(fresh ? 'fresh' : 'cache', head, graphed);
+    const pooled = this.poolTensors(pool);
+    const step = graphed ? pool.graphSteps.get(bucketKey(head, [...inputs, ...outputs]), () => new GraphStep(session, pooled, inputs, outputs, this.nextGraphId++, this.copiers())) : undefined;
+    const mode = fresh ? 'fresh.' : '';
+    const tensors = Object.fromEntries([...inputs, ...outputs].map((t) => [t.name, step ? step.tensor(t.name) : this.staging.get(mode + t.name, t.dtype, t.dims)]));
+    const data = <D extends BigInt64Array | FloatArray | Float32Array | Float64Array>(name: string) => tensors[name]!.hostData() as D;
+    const idsD = data<BigInt64Array>('input_ids').fill(0n);
+    const cachedD = fresh ? undefined : data<BigInt64Array>('cached').fill(0n);
+    const visibleD = data<BigInt64Array>('visible').fill(1n); // placeholders see their own first position
+    const columns = tensors['columns']!;
+    if (!this.columnsFilled.has(columns)) data<BigInt64Array>('columns').forEach((_, j, col) => (col[j] = BigInt(j)));
     this.columnsFilled.add(columns);
-    const writeD = writeAt.hostData() as BigInt64Array;
-    const cosD = (cos.hostData() as FloatArray).fill(0);
-    const sinD = (sin.hostData() as FloatArray).fill(0);
-    const atD = (logitsAt.hostData() as BigInt64Array).fill(0n);
-    idsD.fill(0n);
+    const writeD = data<BigInt64Array>('write_at');
+    const cosD = data<FloatArray>('cos').fill(0);
+    const sinD = data<FloatArray>('sin').fill(0);
+    const atD = data<BigInt64Array>('logits_at').fill(0n);
     /** Tensor row b writes into pool row `slot` from position `from` on. */
     const writes = (b: number, slot: number, from: number) => {
       for (let h = 0; h < hkv; h++)
@@ -367,7 +408,7 @@ export class ResidentDecoder {
     if (fresh) round.forEach((s, b) => writes(b, s.pass.cache.index, 0));
     else
       for (const row of pool.rows) {
-        cachedD[row.index] = BigInt(row.length);
+        cachedD![row.index] = BigInt(row.length);
         writes(row.index, row.index, row.length);
       }
     const banOf: number[] = [];
@@ -389,65 +430,80 @@ export class ResidentDecoder {
         k++;
       });
     }
-    const inputs: Record<string, BoundTensor> = { ...this.params, input_ids: ids, visible, columns, write_at: writeAt, cos, sin, logits_at: logitsAt, ...(fresh ? {} : { cached }) };
+    if (greedy) {
+      const banOfD = data<BigInt64Array>('ban_of').fill(0n); // a bucket's extra rows take list 0
+      banOf.forEach((x, w) => (banOfD[w] = BigInt(checkBan(x, w, bans))));
+      // A graph step holds the banned lists in its own buffer; a bound pass binds the shared host tensor.
+      if (step && step.filledFrom.get('ban') !== bans) {
+        fillBans(data<Float32Array>('ban'), bans, V);
+        step.filledFrom.set('ban', bans);
+      }
+    }
+    const tRun = performance.now();
+    this.timing.hostMs += tRun - t0;
+    if (step) {
+      await step.run();
+      this.graphPasses++;
+    } else {
+      const bound: Record<string, BoundTensor> = { ...pooled.inputs, ...(greedy ? { ban: this.banTensor(bans) } : {}) };
+      const out: Record<string, BoundTensor> = { ...pooled.outputs };
+      for (const t of inputs) bound[t.name] = tensors[t.name]!;
+      for (const t of outputs) out[t.name] = tensors[t.name]!;
+      const binding = session.bind(bound, out);
+      try {
+        await session.run(binding);
+      } finally {
+        binding.release();
+      }
+    }
+    this.passes++;
+    const ms = performance.now() - t0;
+    if (fresh) this.timing.prefillPasses++, (this.timing.prefillMs += ms);
+    else this.timing.stepPasses++, (this.timing.stepMs += ms);
+    for (const s of round) s.pass.cache.length += s.keep;
+    const answered = round.filter((s) => s.last).map((s) => s.pass);
+    if (greedy) {
+      this.greedyHeadPasses++;
+      const picks = picksFromHead(answered, data<Float32Array>('greedy_max'), data<Float32Array>('greedy_first'), data<Float64Array>('greedy_sum'), V);
+      let next = 0;
+      return round.map((s) => (s.last ? picks[next++]! : EMPTY_PICKS));
+    }
+    const logits = data<FloatArray>('logits');
+    let off = 0;
+    return round.map((s) => {
+      if (!s.last) return EMPTY_LOGITS;
+      const m = s.pass.logitsOf.length;
+      const span = Float32Array.from(logits.subarray(off * V, (off + m) * V));
+      off += m;
+      return bans ? picksFromLogits(span, s.pass, bans, V) : span;
+    });
+  }
+
+  /** What every pass binds as it is: the weights, and the pool's key/value buffers as inputs and (written in place) outputs. */
+  private poolTensors(pool: ResidentPool): { inputs: Record<string, BoundTensor>; outputs: Record<string, BoundTensor> } {
+    const inputs: Record<string, BoundTensor> = { ...this.params };
     const outputs: Record<string, BoundTensor> = {};
     for (let l = 0; l < this.layers; l++) {
       inputs[`cache.${l}.key`] = outputs[`present.${l}.key`] = pool.keys[l]!;
       inputs[`cache.${l}.value`] = outputs[`present.${l}.value`] = pool.values[l]!;
     }
-    const greedy = bans !== undefined && K > 0;
-    const session = this.sessionFor(fresh ? 'fresh' : 'cache', greedy ? 'greedy' : 'logits');
-    if (greedy) {
-      inputs['ban'] = this.banTensor(bans);
-      const banOfT = stage('ban_of', 'int64', [K]);
-      (banOfT.hostData() as BigInt64Array).set(banOf.map((x, w) => BigInt(checkBan(x, w, bans))));
-      inputs['ban_of'] = banOfT;
-      outputs['greedy_max'] = stage('greedy_max', 'float32', [K]);
-      outputs['greedy_first'] = stage('greedy_first', 'float32', [K]);
-      outputs['greedy_sum'] = stage('greedy_sum', 'float64', [K]);
-    } else outputs['logits'] = stage('logits', hf, [Math.max(1, K), V]);
-    const binding = session.bind(inputs, outputs);
-    const tRun = performance.now();
-    this.timing.hostMs += tRun - t0;
-    try {
-      await session.run(binding);
-      this.passes++;
-      const ms = performance.now() - t0;
-      if (fresh) this.timing.prefillPasses++, (this.timing.prefillMs += ms);
-      else this.timing.stepPasses++, (this.timing.stepMs += ms);
-      for (const s of round) s.pass.cache.length += s.keep;
-      const answered = round.filter((s) => s.last).map((s) => s.pass);
-      if (greedy) {
-        this.greedyHeadPasses++;
-        const picks = picksFromHead(
-          answered,
-          outputs['greedy_max']!.hostData() as Float32Array,
-          outputs['greedy_first']!.hostData() as Float32Array,
-          outputs['greedy_sum']!.hostData() as Float64Array,
-          V,
-        );
-        let next = 0;
-        return round.map((s) => (s.last ? picks[next++]! : EMPTY_PICKS));
-      }
-      const logits = outputs['logits']!.hostData() as FloatArray;
-      let off = 0;
-      return round.map((s) => {
-        if (!s.last) return EMPTY_LOGITS;
-        const m = s.pass.logitsOf.length;
-        const span = Float32Array.from(logits.subarray(off * V, (off + m) * V));
-        off += m;
-        return bans ? picksFromLogits(span, s.pass, bans, V) : span;
-      });
-    } finally {
-      binding.release();
-    }
+    return { inputs, outputs };
   }
 
-  /** The session of one attention mode and head, compiled on first use. */
-  private sessionFor(attend: 'cache' | 'fresh', head: 'logits' | 'greedy'): BoundSession {
-    const key = `${attend}.${head}`;
+  private copiers(): Copiers {
+    return (this.stepCopiers ??= new Copiers(this.provider));
+  }
+
+  /**
+   * The session of one attention mode and head, compiled on first use. Graph steps on CUDA get
+   * sessions of their own, made with `enable_cuda_graph`: every run of such a session is captured
+   * or replayed, which the prefill's changing shapes must not be.
+   */
+  private sessionFor(attend: 'cache' | 'fresh', head: 'logits' | 'greedy', graphed = false): BoundSession {
+    const captured = graphed && this.provider === 'cuda';
+    const key = `${attend}.${head}${captured ? '.graph' : ''}`;
     let s = this.sessions.get(key);
-    if (!s) this.sessions.set(key, (s = BoundSession.create(residentGraph(this.config, this.dtype, head, attend), sessionOptions(this.opts))));
+    if (!s) this.sessions.set(key, (s = BoundSession.create(residentGraph(this.config, this.dtype, head, attend), { ...sessionOptions(this.opts), cudaGraph: captured })));
     return s;
   }
 
@@ -458,10 +514,7 @@ export class ResidentDecoder {
     if (bans.lists.length === 0) throw new SamplingError('bad_input', 'decoder: a greedy pass needs at least one banned list (it may be empty)');
     this.banFeed?.tensor.release();
     const tensor = hostStaging('float32', [bans.lists.length, V]);
-    const data = (tensor.hostData() as Float32Array).fill(0);
-    bans.lists.forEach((list, r) => {
-      for (const id of list) if (Number.isInteger(id) && id >= 0 && id < V) data[r * V + id] = -Infinity;
-    });
+    fillBans(tensor.hostData() as Float32Array, bans, V);
     this.banFeed = { bans, tensor };
     return tensor;
   }
@@ -503,6 +556,14 @@ function writeWeights(staged: BoundTensor, w: Float32Array | Float64Array): void
   }
   const f32 = w instanceof Float32Array ? w : Float32Array.from(w);
   (staged.hostData() as Uint16Array).set(dtype === 'float16' ? encodeFloat16(f32) : encodeBfloat16(f32));
+}
+
+/** The greedy head's [lists, V] ban input: 0, or −∞ at a banned id. */
+function fillBans(data: Float32Array, bans: GreedyBans, V: number): void {
+  data.fill(0);
+  bans.lists.forEach((list, r) => {
+    for (const id of list) if (Number.isInteger(id) && id >= 0 && id < V) data[r * V + id] = -Infinity;
+  });
 }
 
 function checkBan(list: number, w: number, bans: GreedyBans): number {
