@@ -89,7 +89,8 @@ async function cachedDecoder(config: TransformerConfig, weights: Weights, opts: 
 
 /** The host decoder's options: float32 or float64 only (half precision is the resident decoder's). */
 function hostDecoderOptions({ dtype, ...rest }: Omit<DecoderOptions, 'dtype'> & { dtype?: ResidentDtype }, what: string): DecoderOptions {
-  if (dtype === 'float16' || dtype === 'bfloat16') throw new SamplingError('bad_option', `${what} computes in float32 or float64, not ${dtype}; half precision needs the resident decoder (decoder: resident)`);
+  if (dtype === 'float16' || dtype === 'bfloat16')
+    throw new SamplingError('bad_option', `${what} computes in float32 or float64, not ${dtype}; half precision needs the resident decoder (decoder: resident)`);
   return { ...rest, ...(dtype ? { dtype } : {}) };
 }
 
