@@ -14,10 +14,10 @@ import { parseArgs } from 'node:util';
 import { type ChatMessage, encodeChat, Tokenizer } from '@diffworld/tokenizer';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { parseHfConfig } from '../nn/index.js';
+import { decoderVariant, variantOptions } from './decoder-variants.js';
 import type { ProviderName } from '../runtime/index.js';
 import {
   ContinuousAutoregressive,
-  type DecoderKind,
   OnnxBlockDiffusionModel,
   OnnxCausalModel,
   ResidentDecoder,
@@ -85,19 +85,7 @@ const N = Number(values.n),
   MAX_NEW = Number(values['max-new']);
 const provider = values.provider as ProviderName;
 const stopsOf = (m: { stops: number[] }) => (values['ignore-stops'] ? [] : m.stops);
-interface Variant {
-  name: string;
-  kind: DecoderKind;
-  dtype?: 'float16' | 'bfloat16';
-  cudaGraph: boolean;
-}
-/** resident[-f16|-bf16][-graph] or host. */
-function variant(name: string): Variant {
-  const m = /^(resident|host)(?:-(f16|bf16))?(-graph)?$/.exec(name);
-  if (!m || (m[1] === 'host' && (m[2] || m[3]))) throw new Error(`--decoders: "${name}" is not host or resident[-f16|-bf16][-graph]`);
-  return { name, kind: m[1] as DecoderKind, ...(m[2] ? { dtype: m[2] === 'f16' ? ('float16' as const) : ('bfloat16' as const) } : {}), cudaGraph: m[3] !== undefined };
-}
-const decoders = values.decoders.split(',').map((d) => variant(d.trim()));
+const decoders = values.decoders.split(',').map(decoderVariant);
 const hostBatches = new Set(list(values['host-batches']));
 
 interface PromptSet {
@@ -252,7 +240,7 @@ for (const v of decoders) {
   try {
     const decoder = v.name;
     const at = (b: number) => v.kind === 'resident' || hostBatches.has(b);
-    const modelOpts = { provider, decoder: v.kind, ...(v.dtype ? { dtype: v.dtype } : {}), cudaGraph: v.cudaGraph };
+    const modelOpts = variantOptions(v, provider);
     const arModel = await OnnxCausalModel.create(ar.config, ar.weights, modelOpts);
     const arOpts = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: stopsOf(ar) };
     // A getter, so that each measure reads the counters before and after it.
