@@ -141,7 +141,11 @@ describeCApi('ResidentDecoder (pool KV cache written in place)', () => {
     // Greedy decoding led by float32; each step the half decoder's greedy head (a query it does not
     // keep) and its logits (the same tokens, kept) are checked against float32's.
     for (let step = 0; step < 12; step++) {
+      // Step 6 brings row 1 a 350-token continuation: the pools grow (a half pool through its float32 copy).
+      if (step === 6) seqs[1]!.push(...Array.from({ length: 350 }, draw));
+      const capacity = ph.capacity;
       const picks = await half.runGreedy(passes(ph, false), bans);
+      if (step === 6) expect(ph.capacity).toBeGreaterThan(capacity);
       const [lf, lh] = [await full.run(passes(pf, true)), await half.run(passes(ph, true))];
       for (let b = 0; b < seqs.length; b++) {
         const [f, h] = [lf[b]!, lh[b]!];

@@ -10,6 +10,7 @@
 // a row's logits depend only on its own cache and tokens.
 import { encodeBfloat16, encodeFloat16 } from '../checkpoint/float-bits.js';
 import { cast, emitOnnx, Graph, less, sub, where } from '../graph/index.js';
+import { ONNX_DTYPE } from '../dtype.js';
 import { encodeModel } from '../onnx/model.js';
 import { attentionLayerCount, decoderForward, headDimOf, type KvPair, transformerParams, type TransformerConfig } from '../nn/transformer.js';
 import { type BoundProvider, BoundSession, type BoundTensor, Copier, hostStaging } from '../runtime/capi/index.js';
@@ -622,9 +623,16 @@ function residentGraph(config: TransformerConfig, dtype: ResidentDtype, head: 'l
   return emitOnnx(g, { name: `resident_decoder_${attend}_${head}` }).bytes;
 }
 
-/** Pad along the capacity axis (zeros): grows a pool's buffer, or zero-fills a new one from an empty one. */
+/**
+ * Pad along the capacity axis (zeros): grows a pool's buffer, or zero-fills a new one from an empty
+ * one. Half-precision pools pad a float32 copy (the casts are exact both ways): ORT's Pad has no
+ * bfloat16 kernel on either provider, and a growth is rare enough that the casts cost nothing.
+ */
 function growGraph(dtype: ResidentDtype): Uint8Array {
   const dims = ['rows', 'heads', 'cap', 'hd'];
+  const half = dtype === 'float16' || dtype === 'bfloat16';
+  const cast = (input: string, output: string, to: ResidentDtype) => ({ opType: 'Cast', inputs: [input], outputs: [output], attributes: { to: { type: 'int' as const, value: ONNX_DTYPE[to] } } });
+  const pad = { opType: 'Pad', inputs: [half ? 'x32' : 'x', 'pads'], outputs: [half ? 'y32' : 'y'], attributes: { mode: { type: 'string' as const, value: 'constant' } } };
   return encodeModel({
     graphName: 'resident_grow',
     opset: 18,
@@ -634,6 +642,6 @@ function growGraph(dtype: ResidentDtype): Uint8Array {
     ],
     outputs: [{ name: 'y', dtype, shape: ['rows', 'heads', 'grown', 'hd'] }],
     initializers: [],
-    nodes: [{ opType: 'Pad', inputs: ['x', 'pads'], outputs: ['y'], attributes: { mode: { type: 'string', value: 'constant' } } }],
+    nodes: half ? [cast('x', 'x32', 'float32'), pad, cast('y32', 'y', dtype)] : [pad],
   });
 }
