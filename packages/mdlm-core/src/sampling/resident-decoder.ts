@@ -625,8 +625,8 @@ function residentGraph(config: TransformerConfig, dtype: ResidentDtype, head: 'l
 
 /**
  * Pad along the capacity axis (zeros): grows a pool's buffer, or zero-fills a new one from an empty
- * one. Half-precision pools pad a float32 copy (the casts are exact both ways): ORT's Pad has no
- * bfloat16 kernel on either provider, and a growth is rare enough that the casts cost nothing.
+ * one. Half-precision pools pad a float32 copy (the casts are exact both ways): ORT's CPU Pad has no
+ * bfloat16 kernel (checked; CUDA's was not), and a growth is rare enough that the casts cost little.
  */
 function growGraph(dtype: ResidentDtype): Uint8Array {
   const dims = ['rows', 'heads', 'cap', 'hd'];
