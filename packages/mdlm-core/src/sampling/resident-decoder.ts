@@ -358,7 +358,7 @@ export class ResidentDecoder {
     const greedy = bans !== undefined && K > 0;
     const graphed = this.opts.cudaGraph === true && !fresh && T <= GRAPH_MAX_NEW;
     // A graph step's logits rows come in buckets (the extra rows read row 0's first token, ignored).
-    const rows = graphed ? bucketRows(K, n * T) : Math.max(1, K);
+    const rows = graphed ? bucketRows(K, n * T, n) : Math.max(1, K);
     const hf = hostFloat(this.dtype);
     const inputs: StepTensor[] = [
       { name: 'input_ids', dtype: 'int64', dims: [n, T] },

@@ -8,6 +8,9 @@ describe('graph-step buckets', () => {
     expect([0, 1, 2, 3, 5, 33, 64].map((k) => bucketRows(k, 64))).toEqual([1, 1, 2, 4, 8, 64, 64]);
     expect(bucketRows(3, 3)).toBe(3);
     expect(bucketRows(7, 6)).toBe(7);
+    // At least the pool's rows: an AR step (K ≤ rows) keeps one bucket whatever K.
+    expect([1, 3, 17, 64].map((k) => bucketRows(k, 64, 64))).toEqual([64, 64, 64, 64]);
+    expect([1, 5, 9, 40].map((k) => bucketRows(k, 40, 5))).toEqual([5, 8, 16, 40]);
   });
 
   it('a bucket key names the head and every dim', () => {

@@ -24,14 +24,16 @@ export interface StepTensor {
 export const GRAPH_MAX_NEW = 32;
 
 /**
- * The logits rows of a bucket: K rounded up to a power of two (at most `max`), the rows past K
- * pointing at row 0's first token and discarded, so that rows finishing one by one reuse a few
- * captured graphs instead of capturing one per count.
+ * The logits rows of a bucket: K rounded up to a power of two, at least `floor` (the pool's rows)
+ * and at most `max` (every new token of the pass), the rows past K pointing at row 0's first token
+ * and discarded. Rows finishing one by one then reuse the graph of a full step instead of capturing
+ * one per count: an AR step always has one bucket per capacity (K ≤ rows = floor), a BD3 step a
+ * few; the LM head over a few more rows costs far less than a capture.
  */
-export function bucketRows(k: number, max: number): number {
+export function bucketRows(k: number, max: number, floor = 1): number {
   let b = 1;
   while (b < k) b *= 2;
-  return Math.max(1, Math.min(b, Math.max(max, k)));
+  return Math.max(1, k, Math.min(Math.max(b, floor), max));
 }
 
 /** The key of a bucket: every dim a captured graph depends on. */
