@@ -119,6 +119,47 @@ describeCApi('ResidentDecoder (pool KV cache written in place)', () => {
       dec.release();
     });
 
+  it('graph steps: a released pool is kept for the next pool of as many rows, its steps serving again; without cudaGraph it is freed', async () => {
+    const weights = randomWeights(9);
+    const plain = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64' });
+    const graphed = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float64', cudaGraph: true });
+    /** A batch of two rows: a prefill and three greedy steps; the pool, its step count and the last logits. */
+    const batch = async (dec: ResidentDecoder, seed: number) => {
+      const rng = new Rng(seed);
+      const seqs = [9, 14].map((n) => Array.from({ length: n }, () => 1 + Math.floor(rng.float() * (cfg.vocabSize - 1))));
+      const pool = dec.openPool(2);
+      expect(pool.rows.map((r) => r.length)).toEqual([0, 0]);
+      let logits: Float32Array[] = [];
+      for (let step = 0; step < 4; step++) {
+        logits = await dec.run(
+          seqs.map((s, b) => {
+            const row = pool.rows[b]!;
+            const tokens = s.slice(row.length);
+            return { cache: row, tokens, positions: range(row.length, tokens.length), visible: throughSelf, keep: tokens.length, logitsOf: [tokens.length - 1] };
+          }),
+        );
+        logits.forEach((l, b) => seqs[b]!.push(l.indexOf(Math.max(...l))));
+      }
+      const steps = pool.graphSteps.size;
+      pool.release();
+      return { pool, steps, logits };
+    };
+    const [a, b] = [await batch(graphed, 1), await batch(graphed, 2)];
+    expect(b.pool).toBe(a.pool);
+    expect(a.steps).toBe(1); // one bucket: two rows, one token each, one capacity
+    expect(b.steps).toBe(1); // the kept step served the second batch
+    expect(graphed.openPool(3)).not.toBe(a.pool);
+    const [c, d] = [await batch(plain, 1), await batch(plain, 2)];
+    expect(d.pool).not.toBe(c.pool);
+    for (const [got, want] of [
+      [a, c],
+      [b, d],
+    ] as const)
+      got.logits.forEach((l, r) => l.forEach((v, i) => expect(v).toBeCloseTo(want.logits[r]![i]!, 9)));
+    graphed.release();
+    plain.release();
+  });
+
   it('float16: weights and pool in half precision give logits within 0.02 of float32 and the same greedy tokens', async () => {
     const weights = randomWeights(6);
     const full = ResidentDecoder.create(cfg, weights, { provider: 'cpu', dtype: 'float32' });

@@ -51,8 +51,9 @@ export interface ResidentDecoderOptions {
    * Decode steps over a pool (at most GRAPH_MAX_NEW new tokens a row) as CUDA graphs: each shape
    * (pool rows × capacity × new tokens × logits rows) captured once on its own graph id and
    * replayed, its inputs copied into buffers bound once (resident-graph-step.ts). Prefill and pool
-   * growth stay uncaptured. On the CPU the same fixed-buffer path runs without capture. Default
-   * false: unmeasured on the GPU so far (README, "Decoders").
+   * growth stay uncaptured. A released pool is kept (one per row count) for the next pool of as
+   * many rows, so that batch after batch replays the same graphs. On the CPU the same fixed-buffer
+   * path runs without capture. Default false: unmeasured on the GPU so far (README, "Decoders").
    */
   cudaGraph?: boolean;
 }
@@ -95,7 +96,16 @@ export class ResidentPool {
     this.rows = Array.from({ length: size }, (_, i) => new ResidentRow(this, i));
   }
 
+  /**
+   * Done with the pool. With `cudaGraph` the decoder keeps it (one per row count), buffers and
+   * captured steps included, for the next `openPool` of as many rows; otherwise its buffers are freed.
+   */
   release(): void {
+    if (!this.decoder.keepPool(this)) this.free();
+  }
+
+  /** @internal frees the buffers and graph steps */
+  free(): void {
     this.graphSteps.release();
     for (const t of [...this.keys, ...this.values]) t.release();
     this.keys = [];
@@ -124,6 +134,9 @@ export class ResidentDecoder {
   /** Passes that ran as graph steps (cudaGraph: captured or replayed on CUDA, fixed buffers on the CPU). */
   graphPasses = 0;
   private nextGraphId = 1;
+  /** Released pools kept for reuse, by row count (cudaGraph only; see keepPool). */
+  private readonly keptPools = new Map<number, ResidentPool>();
+  private released = false;
   private stepCopiers: Copiers | undefined;
   private readonly hd: number;
   private readonly layers: number;
@@ -198,7 +211,23 @@ export class ResidentDecoder {
   /** A pool for `rows` rows, empty (its buffers are allocated at the first pass). */
   openPool(rows: number): ResidentPool {
     if (!(Number.isInteger(rows) && rows >= 1)) throw new SamplingError('bad_input', `resident decoder: a pool needs at least one row, got ${rows}`);
-    return new ResidentPool(this, rows);
+    const kept = this.keptPools.get(rows);
+    if (!kept) return new ResidentPool(this, rows);
+    // A kept pool's buffers and graph steps serve again: what lies past a row's length is never read.
+    this.keptPools.delete(rows);
+    for (const r of kept.rows) r.length = 0;
+    return kept;
+  }
+
+  /**
+   * @internal a released pool, kept when graph steps are on: each batch would otherwise allocate
+   * new buffers and capture its steps anew (captured graphs are tied to buffer addresses, and ORT
+   * keeps every captured graph until its session goes). One pool per row count; false: free it.
+   */
+  keepPool(pool: ResidentPool): boolean {
+    if (this.opts.cudaGraph !== true || this.keptPools.has(pool.rows.length) || this.released) return false;
+    this.keptPools.set(pool.rows.length, pool);
+    return true;
   }
 
   /** One batched step; per pass, the logits of its `logitsOf` tokens ([count × V]). */
@@ -212,6 +241,9 @@ export class ResidentDecoder {
   }
 
   release(): void {
+    this.released = true;
+    for (const p of this.keptPools.values()) p.free();
+    this.keptPools.clear();
     // On the CPU the parameters are the host staging tensors themselves; on CUDA those were released after the copy.
     for (const t of Object.values(this.params)) t.release();
     this.banFeed?.tensor.release();
