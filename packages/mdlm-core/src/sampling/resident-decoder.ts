@@ -7,7 +7,8 @@
 // counts, so only token ids, positions, a few counts and the wanted logits (or greedy choices)
 // cross the host bus. A long prefill runs in chunks of committed tokens, so that a pass's attention
 // scores stay within a memory budget. Same results as OnnxDecoder (onnx-decoder.ts) row for row:
-// a row's logits depend only on its own cache and tokens.
+// a row's logits depend only on its own cache and tokens. Opt-in: half-precision weights, pool and
+// GEMMs (`dtype`), and decode steps replayed as CUDA graphs (`cudaGraph`, resident-graph-step.ts).
 import { encodeBfloat16, encodeFloat16 } from '../checkpoint/float-bits.js';
 import { cast, emitOnnx, Graph, less, sub, where } from '../graph/index.js';
 import { ONNX_DTYPE } from '../dtype.js';
