@@ -17,9 +17,13 @@ npx esbuild packages/mdlm-core/src/bench/gpu-train.bench.ts --bundle --platform=
   --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/gpu-train.bench.mjs" --log-level=warning \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 cp tools/gpu/torch_train_step.py "$out/"
-npx esbuild packages/mdlm-core/src/bench/decode.bench.ts --bundle --platform=node --format=esm \
-  --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/decode.bench.mjs" --log-level=warning \
-  "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
+# decode.bench: trained checkpoints against transformers; resident-decode.bench: the resident
+# decoder's variants (half precision, CUDA-graph steps) on random weights, no checkpoint needed.
+for f in decode.bench resident-decode.bench; do
+  npx esbuild "packages/mdlm-core/src/bench/$f.ts" --bundle --platform=node --format=esm \
+    --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/$f.mjs" --log-level=warning \
+    "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
+done
 # wm-server's load bench and its client (forked as ./load-client.mjs beside it): wm serve under load on CUDA.
 for f in load.bench load-client; do
   npx esbuild "apps/wm-server/src/bench/$f.ts" --bundle --platform=node --format=esm \

@@ -8,6 +8,9 @@
 # stops at its step count or at the call's deadline (DEADLINE seconds from the start, default 540).
 # Results go to $OUT. CONFIG names the model (default fidelity-wm.json, 12×768; decode-wm.json is
 # the 8×512 model of issue 29's first table); SKIP_DECODE=1 leaves the decoding benchmark out.
+# DECODERS names the decoding benchmark's decoders (decode.bench --decoders; default: the float32
+# resident decoder, its float16/bfloat16 and CUDA-graph variants, and the host decoder at batch 1 —
+# each variant's answers compared with the float32 resident decoder's and with transformers').
 # SERVE_BENCH=1 adds wm serve's load bench on the AR model. SCRATCH_STEPS adds BD3 from scratch after the adapted one. Each eval's outputs come back as outputs-<name>.jsonl.
 # Usage: AR_STEPS=1500 BD3_STEPS=400 bundle/run-wm-fidelity.sh
 set -uo pipefail
@@ -51,12 +54,14 @@ score() { # dir name
 }
 train ar "$w/ar" ${AR_STEPS:-1500} --tokenizer "$w/tokenizer.json" && score "$w/ar" ar || exit 0
 # The decoding benchmark right after the AR model (BD3 joins it when it exists), then BD3.
-if [ -z "${SKIP_DECODE:-}" ] && [ ! -f "$w/decode.json" ] && [ "$(left)" -gt 150 ]; then
+# Seven decoders of AR (and BD3) at three batch sizes take a few minutes: the stage starts only with 300 s left.
+if [ -z "${SKIP_DECODE:-}" ] && [ ! -f "$w/decode.json" ] && [ "$(left)" -gt 300 ]; then
 bd3=(); [ -f "$w/bd3/model/model.safetensors" ] && bd3=(--bd3 "$w/bd3/model")
 common=(--ar "$w/ar/model" "${bd3[@]}" --n 64 --provider cuda --max-new 96 --single 4)
 [ -f "$w/prompts.json" ] || ./node decode.bench.mjs "${common[@]}" --rows "$w/heldout.jsonl" --write-prompts "$w/prompts.json" --decoders resident --batches 1 >/dev/null
 [ -f "$w/hf.json" ] || /opt/torch/.venv/bin/python3 hf_generate.py --model "$w/ar/model" --prompts "$w/prompts.json" --batches 1,16,64 --single 4 --out "$w/hf.json" 2>&1 | grep transformers
-[ -f "$w/decode.json" ] || ./node decode.bench.mjs "${common[@]}" --prompts "$w/prompts.json" --reference "$w/hf.json" --batches 1,16,64 --decoders resident,host --host-batches 1 --out "$w/decode.json" 2>&1 | tail -n 20
+[ -f "$w/decode.json" ] || ./node decode.bench.mjs "${common[@]}" --prompts "$w/prompts.json" --reference "$w/hf.json" --batches 1,16,64 \
+  --decoders "${DECODERS:-resident,resident-f16,resident-bf16,resident-graph,resident-f16-graph,resident-bf16-graph,host}" --host-batches 1 --out "$w/decode.json" 2>&1 | tail -n 60
 cp "$w/decode.json" "$w/hf.json" "$out/" 2>/dev/null
 fi
 # SERVE_BENCH=1: wm serve on CUDA under 64 clients with the AR model and the held-out prompts —

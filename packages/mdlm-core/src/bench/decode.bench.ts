@@ -1,9 +1,11 @@
 // Decoding benchmark on trained world-model checkpoints: the same prompt ids decoded greedily by
 // AR and BD3 (dynamic at 0.85 and static) at several batch sizes, through the resident decoder
 // (caches in the session's memory) and, for the ratio in the same run, the host-cache decoder.
-// Prints generated tokens/s, tokens per forward and exact match against the rows' targets, and —
-// given the transformers reference of tools/gpu/hf_generate.py on the same ids — its tokens/s
-// and how many of our AR answers equal its greedy ones token for token.
+// Resident variants (half precision, CUDA-graph decode steps) run side by side, each answer
+// compared with the float32 resident decoder's. Prints generated tokens/s, tokens per forward and
+// exact match against the rows' targets, and — given the transformers reference of
+// tools/gpu/hf_generate.py on the same ids — its tokens/s and how many of our AR answers equal its
+// greedy ones token for token.
 //   npx nx run mdlm-core:bench-decode                      (tiny committed model, CPU, 2-core figures)
 //   node decode.bench.mjs --ar run-ar/model --bd3 run-bd3/model --rows eval.jsonl --n 64 \
 //     --provider cuda --batches 1,16,64 --write-prompts prompts.json --reference hf.json --out decode.json
@@ -12,13 +14,13 @@ import { parseArgs } from 'node:util';
 import { type ChatMessage, encodeChat, Tokenizer } from '@diffworld/tokenizer';
 import { loadCheckpoint, weightArrays } from '../checkpoint/index.js';
 import { parseHfConfig } from '../nn/index.js';
+import { decoderVariant, variantOptions } from './decoder-variants.js';
 import type { ProviderName } from '../runtime/index.js';
 import {
   ContinuousAutoregressive,
-  type DecoderKind,
   OnnxBlockDiffusionModel,
   OnnxCausalModel,
-  type ResidentDecoder,
+  ResidentDecoder,
   sampleAutoregressive,
   sampleBlockDiffusion,
   type SampleRequest,
@@ -38,7 +40,11 @@ const HELP = `Usage: decode.bench --ar DIR [--bd3 DIR] (--rows FILE.jsonl | --pr
   --ignore-stops      decode exactly --max-new tokens a prompt (stop ids unused), so that the decode
                       steps over a long prompt's cache are measured, not mostly its prefill
   --provider NAME     cpu | cuda (default cpu)
-  --decoders LIST     resident,host (default resident,host); host runs only at --host-batches
+  --decoders LIST     resident,host (default resident,host); host runs only at --host-batches.
+                      Resident variants: resident-f16, resident-bf16 (half-precision weights, KV
+                      pool and GEMMs; bf16 on CUDA only), resident-graph (decode steps replayed as
+                      CUDA graphs), resident-f16-graph, resident-bf16-graph; each row reports how
+                      many answers equal the float32 resident decoder's (run "resident" with them)
   --host-batches LIST batch sizes the host decoder runs at (default 1,16)
   --continuous ROWS   also AR through continuous batching (ContinuousAutoregressive) on ROWS rows:
                       all --n prompts submitted at once, prompt i asking for --max-new × (1 + i mod 4) / 4
@@ -79,7 +85,7 @@ const N = Number(values.n),
   MAX_NEW = Number(values['max-new']);
 const provider = values.provider as ProviderName;
 const stopsOf = (m: { stops: number[] }) => (values['ignore-stops'] ? [] : m.stops);
-const decoders = values.decoders.split(',') as DecoderKind[];
+const decoders = values.decoders.split(',').map(decoderVariant);
 const hostBatches = new Set(list(values['host-batches']));
 
 interface PromptSet {
@@ -124,7 +130,8 @@ function writeAtomic(path: string, text: string): void {
 
 interface Measure {
   method: string;
-  decoder: DecoderKind;
+  /** The --decoders variant. */
+  decoder: string;
   batch: number;
   prompts: number;
   tokensPerSecond: number;
@@ -134,6 +141,10 @@ interface Measure {
   timing?: { prefillMs: number; stepMs: number; stepPasses: number; hostMs: number };
   /** AR only: answers equal to the reference's greedy tokens. */
   sameAsReference?: number;
+  /** Resident variants: answers equal to the float32 resident decoder's at the same method and batch. */
+  sameAsFloat32?: number;
+  /** Passes that ran as graph steps (resident-*-graph). */
+  graphPasses?: number;
   tokens: number[][];
 }
 
@@ -142,11 +153,16 @@ type Decode = (rq: SampleRequest[]) => Promise<SampleResult[]>;
 /** Decodes `count` prompts in batches of `batch`; generated tokens/s (a stop token counts, a forward made it). */
 type Timing = ResidentDecoder['timing'];
 
-async function measure(method: string, decoder: DecoderKind, batch: number, decode: Decode, timing?: Timing): Promise<Measure> {
+/** What a measure reads off the model's decoder: its timing and, resident, its graph-step count. */
+type Counters = { timing: Timing; graphPasses?: number };
+
+async function measure(method: string, decoder: string, batch: number, decode: Decode, counters?: Counters): Promise<Measure> {
+  const timing = counters?.timing;
   const count = batch === 1 ? Math.min(ONE, n) : Math.min(batch, n);
   const rq = prompts.ids.slice(0, count).map((prompt, i) => ({ prompt, seed: i }));
   await decode(rq.slice(0, Math.min(batch, 2))); // sessions compiled, buffers allocated
   const before = timing ? { ...timing } : undefined;
+  const graphBefore = counters?.graphPasses ?? 0;
   const t0 = performance.now();
   const results: SampleResult[] = [];
   for (let i = 0; i < count; i += batch) results.push(...(await decode(rq.slice(i, i + batch))));
@@ -168,6 +184,7 @@ async function measure(method: string, decoder: DecoderKind, batch: number, deco
     tokensPerForward: generated / forwards,
     exact,
     ...(spent ? { timing: spent } : {}),
+    ...(counters?.graphPasses !== undefined ? { graphPasses: counters.graphPasses - graphBefore } : {}),
     tokens: results.map((r) => r.tokens),
   };
 }
@@ -175,11 +192,12 @@ async function measure(method: string, decoder: DecoderKind, batch: number, deco
 /** AR through continuous batching on `rowsN` rows: every prompt submitted at once, staggered lengths (see --continuous). */
 async function measureContinuous(
   model: OnnxCausalModel,
-  decoder: DecoderKind,
+  decoder: string,
   rowsN: number,
   opts: { temperature: number; maxNewTokens: number; stopIds: number[] },
-  timing?: Timing,
+  counters?: Counters,
 ): Promise<Measure> {
+  const timing = counters?.timing;
   const wanted = (i: number) => Math.max(1, Math.round((MAX_NEW * (1 + (i % 4))) / 4));
   const run = async (count: number) => {
     const server = await ContinuousAutoregressive.open(model, opts, rowsN);
@@ -216,19 +234,41 @@ async function measureContinuous(
 const rows: Measure[] = [];
 const continuousRows = Number(values.continuous);
 const batches = list(values.batches);
-for (const decoder of decoders) {
-  const at = (b: number) => decoder === 'resident' || hostBatches.has(b);
-  const arModel = await OnnxCausalModel.create(ar.config, ar.weights, { provider, decoder });
-  const arOpts = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: stopsOf(ar) };
-  const timingOf = (m: { decoder: { timing: Timing } }) => m.decoder.timing;
-  for (const b of batches.filter(at)) rows.push(await measure('ar', decoder, b, (rq) => sampleAutoregressive(arModel, rq, arOpts), timingOf(arModel)));
-  if (continuousRows > 0) rows.push(await measureContinuous(arModel, decoder, continuousRows, arOpts, timingOf(arModel)));
-  if (!bd3) continue;
-  const bdModel = await OnnxBlockDiffusionModel.create(bd3.config, bd3.weights, bd3.blockLength, { provider, decoder });
-  for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static'] as const) {
-    const o = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: stopsOf(bd3), maskId: bd3.maskId!, unmasking, threshold: 0.85 };
-    for (const b of batches.filter(at))
-      rows.push(await measure(unmasking === 'low_confidence_dynamic' ? 'bd3 dynamic 0.85' : 'bd3 static', decoder, b, (rq) => sampleBlockDiffusion(bdModel, rq, o), timingOf(bdModel)));
+/** Variants that failed (a provider without bfloat16 kernels, a graph that would not capture): reported, the others still run. */
+const failures: { decoder: string; error: string }[] = [];
+for (const v of decoders) {
+  try {
+    const decoder = v.name;
+    const at = (b: number) => v.kind === 'resident' || hostBatches.has(b);
+    const modelOpts = variantOptions(v, provider);
+    const arModel = await OnnxCausalModel.create(ar.config, ar.weights, modelOpts);
+    const arOpts = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: stopsOf(ar) };
+    // A getter, so that each measure reads the counters before and after it.
+    const countersOf = (m: { decoder: { timing: Timing; graphPasses?: number } }): Counters => ({
+      timing: m.decoder.timing,
+      get graphPasses() {
+        return m.decoder.graphPasses;
+      },
+    });
+    for (const b of batches.filter(at)) rows.push(await measure('ar', decoder, b, (rq) => sampleAutoregressive(arModel, rq, arOpts), countersOf(arModel)));
+    if (continuousRows > 0) rows.push(await measureContinuous(arModel, decoder, continuousRows, arOpts, countersOf(arModel)));
+    // Each variant's sessions (and the GPU memory their arenas hold) go before the next one's come.
+    const done = (m: { decoder: unknown }) => {
+      if (m.decoder instanceof ResidentDecoder) m.decoder.release();
+    };
+    done(arModel);
+    if (!bd3) continue;
+    const bdModel = await OnnxBlockDiffusionModel.create(bd3.config, bd3.weights, bd3.blockLength, modelOpts);
+    for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static'] as const) {
+      const o = { temperature: 0, maxNewTokens: MAX_NEW, stopIds: stopsOf(bd3), maskId: bd3.maskId!, unmasking, threshold: 0.85 };
+      for (const b of batches.filter(at))
+        rows.push(await measure(unmasking === 'low_confidence_dynamic' ? 'bd3 dynamic 0.85' : 'bd3 static', decoder, b, (rq) => sampleBlockDiffusion(bdModel, rq, o), countersOf(bdModel)));
+    }
+    done(bdModel);
+  } catch (e) {
+    const error = (e as Error).message.split('\n')[0]!;
+    failures.push({ decoder: v.name, error });
+    console.error(`${v.name}: ${error}`);
   }
 }
 
@@ -241,25 +281,41 @@ if (reference)
   for (const r of rows.filter((r) => r.method === 'ar'))
     r.sameAsReference = r.tokens.filter((t, i) => reference.tokens[i] !== undefined && t.join() === reference.tokens[i]!.filter((x) => !ar.stops.includes(x)).join()).length / r.tokens.length;
 
+// Each variant's answers against the float32 resident decoder's (same method, batch, prompts).
+for (const r of rows) {
+  const base = r.decoder.startsWith('resident-') ? rows.find((x) => x.decoder === 'resident' && x.method === r.method && x.batch === r.batch) : undefined;
+  if (base) r.sameAsFloat32 = r.tokens.filter((t, i) => base.tokens[i] !== undefined && t.join() === base.tokens[i]!.join()).length / r.tokens.length;
+}
+
 const pad = (s: string, w: number) => s.padEnd(w);
-console.log(`\n${pad('method', 18)}${pad('decoder', 10)}${pad('batch', 7)}${pad('tok/s', 10)}${pad('tok/fwd', 9)}${pad('exact', 8)}${pad('same as HF', 12)}prefill / steps / host ms (ms per step)`);
+const pct = (x: number | undefined) => (x === undefined ? '' : (100 * x).toFixed(1));
+const w = Math.max(10, ...rows.map((r) => r.decoder.length + 2));
+console.log(
+  `\n${pad('method', 18)}${pad('decoder', w)}${pad('batch', 7)}${pad('tok/s', 10)}${pad('tok/fwd', 9)}${pad('exact', 8)}${pad('same as HF', 12)}${pad('same as f32', 13)}${pad('graph', 7)}prefill / steps / host ms (ms per step)`,
+);
 for (const r of rows)
   console.log(
-    `${pad(r.method, 18)}${pad(r.decoder, 10)}${pad(String(r.batch), 7)}${pad(r.tokensPerSecond.toFixed(0), 10)}${pad(r.tokensPerForward.toFixed(2), 9)}${pad((100 * r.exact).toFixed(1), 8)}${pad(r.sameAsReference === undefined ? '' : (100 * r.sameAsReference).toFixed(1), 12)}${r.timing ? `${r.timing.prefillMs.toFixed(0)} / ${r.timing.stepMs.toFixed(0)} / ${r.timing.hostMs.toFixed(0)} (${(r.timing.stepMs / Math.max(1, r.timing.stepPasses)).toFixed(2)})` : ''}`,
+    `${pad(r.method, 18)}${pad(r.decoder, w)}${pad(String(r.batch), 7)}${pad(r.tokensPerSecond.toFixed(0), 10)}${pad(r.tokensPerForward.toFixed(2), 9)}${pad(pct(r.exact), 8)}${pad(pct(r.sameAsReference), 12)}${pad(pct(r.sameAsFloat32), 13)}${pad(r.graphPasses ? String(r.graphPasses) : '', 7)}${r.timing ? `${r.timing.prefillMs.toFixed(0)} / ${r.timing.stepMs.toFixed(0)} / ${r.timing.hostMs.toFixed(0)} (${(r.timing.stepMs / Math.max(1, r.timing.stepPasses)).toFixed(2)})` : ''}`,
   );
 if (reference) {
   for (const x of reference.runs) console.log(`transformers generate ${x.dtype} batch ${x.batch}: ${x.tokensPerSecond.toFixed(0)} tok/s`);
-  const ours = (b: number) => rows.find((r) => r.method === 'ar' && r.decoder === 'resident' && r.batch === b)?.tokensPerSecond;
   const hf = (dtype: string, b: number) => reference.runs.find((x) => x.dtype === dtype && x.batch === b)?.tokensPerSecond;
   const best1 = Math.max(...reference.runs.filter((x) => x.batch === 1).map((x) => x.tokensPerSecond));
-  const b64 = ours(64),
-    h64 = hf('bfloat16', 64),
-    o1 = ours(1);
-  if (b64 && h64) console.log(`AR resident / transformers bf16 at batch 64: ${(b64 / h64).toFixed(2)}×`);
-  if (o1 && Number.isFinite(best1)) console.log(`AR resident batch 1 / transformers' best batch 1: ${(o1 / best1).toFixed(2)}×`);
+  const h64 = hf('bfloat16', 64);
+  for (const v of decoders.filter((d) => d.kind === 'resident')) {
+    const ours = (b: number) => rows.find((r) => r.method === 'ar' && r.decoder === v.name && r.batch === b)?.tokensPerSecond;
+    const b64 = ours(64),
+      o1 = ours(1);
+    if (b64 && h64) console.log(`AR ${v.name} / transformers bf16 at batch 64: ${(b64 / h64).toFixed(2)}×`);
+    if (o1 && Number.isFinite(best1)) console.log(`AR ${v.name} batch 1 / transformers' best batch 1: ${(o1 / best1).toFixed(2)}×`);
+  }
 }
 const dyn = rows.find((r) => r.method === 'bd3 dynamic 0.85' && r.decoder === 'resident' && r.batch === 64);
 const arRes = rows.find((r) => r.method === 'ar' && r.decoder === 'resident' && r.batch === 64);
 if (dyn && arRes) console.log(`BD3 dynamic / AR (resident, batch 64): ${(dyn.tokensPerSecond / arRes.tokensPerSecond).toFixed(2)}×`);
+for (const f of failures) console.log(`${f.decoder} failed: ${f.error}`);
 if (values.out)
-  writeAtomic(values.out, JSON.stringify({ provider, prompts: n, meanPromptTokens: meanLen, maxNewTokens: MAX_NEW, rows: rows.map(({ tokens: _, ...r }) => r), reference: reference?.runs }, null, 1));
+  writeAtomic(
+    values.out,
+    JSON.stringify({ provider, prompts: n, meanPromptTokens: meanLen, maxNewTokens: MAX_NEW, rows: rows.map(({ tokens: _, ...r }) => r), reference: reference?.runs, failures }, null, 1),
+  );

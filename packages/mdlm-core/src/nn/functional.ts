@@ -75,6 +75,10 @@ export function linearHalf(x: Tensor, weight: Tensor, bias?: Tensor): Tensor {
  * where the derived rule takes nine).
  */
 export function rmsNorm(x: Tensor, weight: Tensor, eps: number): Tensor {
+  // Half-precision activations (a half inference graph) are normalised in float32, as Hugging
+  // Face's LlamaRMSNorm does: x² overflows float16 past |x| = 256, and a half-precision mean of
+  // thousands of squares loses most of its digits.
+  if (isHalf(x.dtype)) return cast(rmsNorm(cast(x, 'float32'), cast(weight, 'float32'), eps), x.dtype);
   const r = rsqrt(add(reduceMean(mul(x, x), [-1], true), eps));
   const normed = mul(x, r);
   const y = mul(normed, weight);
@@ -115,6 +119,9 @@ function rotateHalf(x: Tensor, transposed = false): Tensor {
  * concatenation where the derived rule pads both halves to full size and adds them.
  */
 export function applyRope(x: Tensor, cos: Tensor, sin: Tensor): Tensor {
+  // Half-precision q/k with float32 tables (a half inference graph): rotated in float32, so that the
+  // angles of far positions keep their precision; only the result is rounded.
+  if (isHalf(x.dtype) && !isHalf(cos.dtype)) return cast(applyRope(cast(x, cos.dtype), cos, sin), x.dtype);
   const y = add(mul(x, cos), mul(rotateHalf(x), sin));
   return withVjp(y, [x], (dy) => [add(mul(dy, cos), rotateHalf(mul(dy, sin), true))]);
 }
@@ -163,7 +170,7 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
     if (mask && mask.dim(1) !== 1) throw new GraphError('attention', 'grouped heads need a mask shared by the heads ([B, 1, T, S])');
     const q5 = reshape(q, [b!, k.dim(1), rep, t!, d!]); // (B, Hkv, rep, T, hd)
     const scores = mul(matmul(q5, transpose(unsqueeze(k, [2]), [0, 1, 2, 4, 3])), 1 / Math.sqrt(q.dim(-1))); // (B, Hkv, rep, T, S)
-    const probs = softmax(mask ? add(scores, unsqueeze(mask, [2])) : scores, -1);
+    const probs = maskedSoftmax(scores, mask && unsqueeze(mask, [2]));
     return reshape(matmul(probs, unsqueeze(v, [2])), [b!, h!, t!, d!]); // (B, H, T, hd)
   }
   const kr = repeatKv(k, rep);
@@ -181,7 +188,7 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
   // computes in float32 inside (ORT's, as flash attention), so the [B, H, T, S] tensors are never
   // cast, at the same rounding points as float32 scores cast up and probabilities cast down.
   const scores = half ? matmulHalf(qs, transposeLast(kr)) : matmul(qs, transposeLast(kr)); // (B, H, T, S)
-  const probs = round(softmax(mask ? add(scores, half ? toHalf(mask, ac) : mask) : scores, -1));
+  const probs = round(maskedSoftmax(scores, mask && half ? toHalf(mask, ac) : mask));
   const out = half ? matmulHalf(probs, vr) : matmul(probs, vr); // (B, H, T, hd)
   // Backward as flash attention computes it: the softmax's row term Σ_s P·dP equals dO·O (a sum
   // over hd, not over S), so the [B, H, T, S] tensors are read and written two passes fewer.
@@ -199,6 +206,20 @@ export function attention(q: Tensor, k: Tensor, v: Tensor, mask?: Tensor, opts: 
     ];
   });
 }
+
+/**
+ * softmax(scores + mask) over the last axis. A mask of a wider type than the scores (half-precision
+ * scores of a half inference graph, float32 mask) makes the sum and the softmax run in the mask's
+ * type, the probabilities rounded back once: a masked entry's −1e9 is −∞ in float16, and the row's
+ * normalisation accumulates in float32 on every provider, not only where the kernel does it inside.
+ */
+function maskedSoftmax(scores: Tensor, mask: Tensor | undefined): Tensor {
+  if (!mask) return softmax(scores, -1);
+  if (mask.dtype === scores.dtype) return softmax(add(scores, mask), -1);
+  return cast(softmax(add(cast(scores, mask.dtype), mask), -1), scores.dtype);
+}
+
+const isHalf = (d: Tensor['dtype']) => d === 'float16' || d === 'bfloat16';
 
 /**
  * dP − D in one GEMM, [dO, −D, 0…] · [V, 1, 0…]ᵀ: the row term rides along as one more column of

@@ -50,6 +50,15 @@ describe('ChatGenerator', () => {
       expect(o.stats.forwards).toBe(o.tokenIds.length + 1); // prompt + one per token (the last one chose the stop id)
       expect(tok.decode(o.tokenIds, { skipSpecialTokens: false })).toBe(o.text);
     }
+    // The resident decoder in float16 through graph steps (on the CPU: without capture): the same answers.
+    const half = await ChatGenerator.load(dirs.ar, { provider: 'cpu', decoder: 'resident', dtype: 'float16', cudaGraph: true });
+    const again = await half.generate(
+      rows.map((m) => ({ messages: prompt(m) })),
+      { maxNewTokens: 40, batchSize: 5 },
+    );
+    expect(again.map((o) => o.text)).toEqual(out.map((o) => o.text));
+    // The dtype reaches the decoder: the CPU's default (host) decoder refuses half precision.
+    await expect(ChatGenerator.load(dirs.ar, { provider: 'cpu', dtype: 'float16' })).rejects.toThrow(/half precision needs the resident decoder/);
   }, 120_000);
 
   it('ar: a forced prefix opens the answer; the rest is greedy decoding of prompt + prefix by an uncached model', async () => {

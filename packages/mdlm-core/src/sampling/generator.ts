@@ -28,8 +28,8 @@ import { sampleBlockDiffusion } from './block-diffusion.js';
 import { badOption, SamplingError } from './errors.js';
 import { sampleLlada } from './llada.js';
 import type { BidirectionalModel, BlockDiffusionModel, CausalModel } from './model.js';
-import type { FloatDtype } from './onnx-decoder.js';
-import { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type Weights } from './onnx-models.js';
+import type { ResidentDtype } from './resident-decoder.js';
+import { type DecoderKind, OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type Weights } from './onnx-models.js';
 import type { Anchor, SampleResult } from './request.js';
 import { decodeStepCost, prefillPassCost, splitByLength } from './length-groups.js';
 import type { TokenSampling } from './token.js';
@@ -140,8 +140,12 @@ export interface Generation {
 
 export interface GeneratorLoadOptions {
   provider?: ProviderName;
-  /** Compute type of the inference graph (default float32). */
-  dtype?: FloatDtype;
+  /** Compute type of the inference graph (default float32); float16/bfloat16 need the resident decoder (ar, bd3; the default on CUDA). */
+  dtype?: ResidentDtype;
+  /** ar/bd3: which decoder keeps the caches (default resident on CUDA, host elsewhere; DecoderKind). */
+  decoder?: DecoderKind;
+  /** ar/bd3 on the resident decoder: decode steps replayed as CUDA graphs (default false; see ResidentDecoderOptions.cudaGraph). */
+  cudaGraph?: boolean;
   /** Default 'kv' (cached); 'none' re-runs every committed token (the uncached reference). */
   cache?: 'kv' | 'none';
   intraOpThreads?: number;
@@ -275,17 +279,19 @@ export class ChatGenerator {
       ...(options.dtype ? { dtype: options.dtype } : {}),
       ...(options.intraOpThreads ? { intraOpThreads: options.intraOpThreads } : {}),
       ...(options.spinning !== undefined ? { spinning: options.spinning } : {}),
+      ...(options.cudaGraph ? { cudaGraph: true } : {}),
     };
+    const cached = { ...dec, ...(options.decoder ? { decoder: options.decoder } : {}), cache: options.cache ?? 'kv' };
     const maskId = parts.maskId ?? tok.maskId;
     let backend: Backend;
     if (parts.objective === 'ar') {
-      backend = { kind: 'ar', model: await OnnxCausalModel.create(parts.config, parts.weights, { ...dec, cache: options.cache ?? 'kv' }) };
+      backend = { kind: 'ar', model: await OnnxCausalModel.create(parts.config, parts.weights, cached) };
     } else {
       if (maskId === undefined) throw new SamplingError('bad_model', `${where}: objective ${parts.objective} needs a mask id (generation_config mask_token_id or a mask token in the tokenizer)`);
       if (stops.has(maskId)) throw new SamplingError('bad_model', `${where}: the mask id ${maskId} is also a stop id`);
       backend =
         parts.objective === 'bd3'
-          ? { kind: 'bd3', model: await OnnxBlockDiffusionModel.create(parts.config, parts.weights, parts.blockLength ?? 4, { ...dec, cache: options.cache ?? 'kv' }), maskId }
+          ? { kind: 'bd3', model: await OnnxBlockDiffusionModel.create(parts.config, parts.weights, parts.blockLength ?? 4, cached), maskId }
           : { kind: 'mdlm', model: await OnnxBidirectionalModel.create(parts.config, parts.weights, dec), maskId };
     }
     return new ChatGenerator(

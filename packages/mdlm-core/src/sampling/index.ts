@@ -21,7 +21,7 @@ export { sampleAutoregressive, type AutoregressiveOptions, type AutoregressiveRe
 export { ContinuousAutoregressive, type ContinuousSubmitOptions, type RowOptions } from './continuous.js';
 export { sampleLlada, type LladaOptions } from './llada.js';
 export { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type DecoderKind, type OnnxModelOptions, type Weights } from './onnx-models.js';
-export { ResidentDecoder, ResidentPool, ResidentRow, type ResidentDecoderOptions, type ResidentPass } from './resident-decoder.js';
+export { ResidentDecoder, ResidentPool, ResidentRow, type ResidentDecoderOptions, type ResidentDtype, type ResidentPass } from './resident-decoder.js';
 export { sdarDecoding, SDAR_DEFAULTS, type BlockDecodingSettings } from './sdar.js';
 export { OnnxDecoder, PastSlot, RowCache, type DecoderOptions, type FloatDtype, type RowPass } from './onnx-decoder.js';
 export {

@@ -11,6 +11,7 @@ import { sampleLlada, type LladaOptions } from './llada.js';
 import type { BlockDiffusionModel, CausalModel } from './model.js';
 import { OnnxBidirectionalModel, OnnxBlockDiffusionModel, OnnxCausalModel, type OnnxModelOptions } from './onnx-models.js';
 import type { SampleRequest, SampleResult } from './request.js';
+import type { ResidentDecoder } from './resident-decoder.js';
 import { chooseToken, GREEDY } from './token.js';
 import { progression, TOY, trainTiny } from './tiny-models.js';
 
@@ -51,9 +52,10 @@ describe('block diffusion on a trained BD3 model', () => {
       }
   });
 
-  it('the resident decoder (caches in the session, written in place) decodes what the host-cache decoder does, float64 and float32', async () => {
+  it('the resident decoder (caches in the session, written in place) decodes what the host-cache decoder does, float64 and float32, graph steps or not', async () => {
     const rq = requests(12);
-    for (const opts of [exact, { provider: 'cpu' as const }]) {
+    // cudaGraph on the CPU: decode steps through the graph-step path's fixed buffers, without capture.
+    for (const opts of [exact, { provider: 'cpu' as const }, { ...exact, cudaGraph: true }]) {
       const host = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { ...opts, decoder: 'host' });
       const resident = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { ...opts, decoder: 'resident' });
       expect(resident.decoder.constructor.name).toBe('ResidentDecoder');
@@ -66,7 +68,18 @@ describe('block diffusion on a trained BD3 model', () => {
           expect(got.map((r) => r.stats.forwards)).toEqual(want.map((r) => r.stats.forwards));
           expect(toks(await sampleBlockDiffusion(resident, rq, { ...o, mergeCommit: false }))).toEqual(toks(want));
         }
+      expect((resident.decoder as ResidentDecoder).graphPasses > 0).toBe(opts.cudaGraph === true);
     }
+  });
+
+  it('float16 resident decoding gives the float32 greedy tokens (graph steps or not)', async () => {
+    const rq = requests(12);
+    const want = await sampleBlockDiffusion(await OnnxBlockDiffusionModel.create(cfg, bd3, B, { provider: 'cpu', decoder: 'resident' }), rq, bdBase);
+    for (const cudaGraph of [false, true]) {
+      const half = await OnnxBlockDiffusionModel.create(cfg, bd3, B, { provider: 'cpu', decoder: 'resident', dtype: 'float16', cudaGraph });
+      expect(toks(await sampleBlockDiffusion(half, rq, bdBase))).toEqual(toks(want));
+    }
+    await expect(OnnxBlockDiffusionModel.create(cfg, bd3, B, { provider: 'cpu', decoder: 'host', dtype: 'float16' })).rejects.toThrow(/half precision needs the resident decoder/);
   });
 
   it('greedy decoding is deterministic and learned the corpus; dynamic at 0.85 needs fewer forwards than static', async () => {
@@ -241,9 +254,9 @@ describe('AR decoding on a trained AR model', () => {
     expect(g.every((r) => r.stats.forwards === r.tokens.length + (r.finish === 'stop' ? 1 : 0))).toBe(true);
   });
 
-  it('the resident decoder decodes what the host-cache decoder does (greedy in the model or from logits, sampled)', async () => {
+  it('the resident decoder decodes what the host-cache decoder does (greedy in the model or from logits, sampled; graph steps or not)', async () => {
     const rq = requests(12);
-    for (const opts of [exact, { provider: 'cpu' as const }]) {
+    for (const opts of [exact, { provider: 'cpu' as const }, { ...exact, cudaGraph: true }]) {
       const host = await OnnxCausalModel.create(cfg, ar, { ...opts, decoder: 'host' });
       const resident = await OnnxCausalModel.create(cfg, ar, { ...opts, decoder: 'resident' });
       for (const o of [arBase, { ...arBase, greedyInModel: false }, { ...arBase, temperature: 1, topK: 3 }, { ...arBase, temperature: 0.7 }]) {
@@ -254,13 +267,23 @@ describe('AR decoding on a trained AR model', () => {
       const before = resident.decoder.greedyHeadPasses;
       await sampleAutoregressive(resident, rq, arBase);
       expect(resident.decoder.greedyHeadPasses).toBeGreaterThan(before);
+      expect((resident.decoder as ResidentDecoder).graphPasses > 0).toBe(opts.cudaGraph === true);
+    }
+    const want = toks(await sampleAutoregressive(await OnnxCausalModel.create(cfg, ar, { provider: 'cpu', decoder: 'resident' }), rq, arBase));
+    for (const cudaGraph of [false, true]) {
+      const half = await OnnxCausalModel.create(cfg, ar, { provider: 'cpu', decoder: 'resident', dtype: 'float16', cudaGraph });
+      expect(toks(await sampleAutoregressive(half, rq, arBase)), `float16 cudaGraph ${cudaGraph}`).toEqual(want);
     }
   });
 
-  it('continuous batching: requests joining and leaving a 3-row batch decode exactly as each alone would (host and resident, greedy and sampled)', async () => {
+  it('continuous batching: requests joining and leaving a 3-row batch decode exactly as each alone would (host and resident, graph steps or not, greedy and sampled)', async () => {
     const rq = requests(10);
-    for (const decoder of ['host', 'resident'] as const) {
-      const model = await OnnxCausalModel.create(cfg, ar, { ...exact, decoder });
+    for (const [decoder, cudaGraph] of [
+      ['host', false],
+      ['resident', false],
+      ['resident', true],
+    ] as const) {
+      const model = await OnnxCausalModel.create(cfg, ar, { ...exact, decoder, cudaGraph });
       for (const o of [arBase, { ...arBase, temperature: 1, topK: 3 }]) {
         const want = toks(await sampleAutoregressive(model, rq, o));
         const cont = await ContinuousAutoregressive.open(model, o, 3);
@@ -270,7 +293,7 @@ describe('AR decoding on a trained AR model', () => {
         const later = rq.slice(7).map((r) => cont.submit(r));
         const got = await Promise.all([...first, ...later]);
         await cont.close();
-        expect(toks(got), `${decoder} T=${o.temperature}`).toEqual(want);
+        expect(toks(got), `${decoder}${cudaGraph ? ' graph' : ''} T=${o.temperature}`).toEqual(want);
         expect(cont.peakRows).toBe(3);
         // Fewer steps than running the ten in sequence, more than the longest answer alone.
         expect(cont.steps).toBeLessThan(got.reduce((s, r) => s + r.stats.forwards, 0));

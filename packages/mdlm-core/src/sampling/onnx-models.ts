@@ -9,15 +9,22 @@ import { SamplingError } from './errors.js';
 import type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel } from './model.js';
 import { type BatchPass, type CachedDecoder, type DecoderBatch, hostBatches, residentBatches } from './decoder-batch.js';
 import { type DecoderOptions, type GreedyBans, OnnxDecoder, type RowPass } from './onnx-decoder.js';
-import { ResidentDecoder } from './resident-decoder.js';
+import { ResidentDecoder, type ResidentDtype } from './resident-decoder.js';
 
 export type Weights = Readonly<Record<string, Float32Array | Float64Array>>;
 
-export interface OnnxModelOptions extends DecoderOptions {
+export interface OnnxModelOptions extends Omit<DecoderOptions, 'dtype'> {
+  /**
+   * Compute type of the inference graph (default float32; float64 for bit-stable comparisons);
+   * float16 and bfloat16 are the resident decoder's only (ResidentDtype).
+   */
+  dtype?: ResidentDtype;
   /** Default 'kv'. */
   cache?: 'kv' | 'none';
   /** Which decoder keeps the caches (default: resident on CUDA, host elsewhere); see DecoderKind. */
   decoder?: DecoderKind;
+  /** Resident decoder: decode steps replayed as CUDA graphs (ResidentDecoderOptions.cudaGraph; default false; the host decoder ignores it). */
+  cudaGraph?: boolean;
 }
 
 const range = (start: number, count: number): number[] => {
@@ -72,11 +79,19 @@ async function cachedDecoder(config: TransformerConfig, weights: Weights, opts: 
       provider: opts.provider ?? 'cpu',
       ...(opts.dtype ? { dtype: opts.dtype } : {}),
       ...(opts.intraOpThreads ? { intraOpThreads: opts.intraOpThreads } : {}),
+      ...(opts.cudaGraph ? { cudaGraph: true } : {}),
     });
     return { decoder, batches: residentBatches(decoder) };
   }
-  const decoder = await OnnxDecoder.create(config, weights, opts);
+  const decoder = await OnnxDecoder.create(config, weights, hostDecoderOptions(opts, opts.cache === 'none' ? 'the uncached reference (cache none)' : 'the host decoder'));
   return { decoder, batches: hostBatches(decoder) };
+}
+
+/** The host decoder's options: float32 or float64 only (half precision is the resident decoder's). */
+function hostDecoderOptions({ dtype, ...rest }: Omit<DecoderOptions, 'dtype'> & { dtype?: ResidentDtype }, what: string): DecoderOptions {
+  if (dtype === 'float16' || dtype === 'bfloat16')
+    throw new SamplingError('bad_option', `${what} computes in float32 or float64, not ${dtype}; half precision needs the resident decoder (decoder: resident)`);
+  return { ...rest, ...(dtype ? { dtype } : {}) };
 }
 
 /** Per-row state of either cache mode: a batch of cached rows, or the committed tokens to re-run. */
@@ -248,9 +263,10 @@ export class OnnxBidirectionalModel implements BidirectionalModel {
     this.vocabSize = decoder.config.vocabSize;
   }
 
-  static async create(config: TransformerConfig, weights: Weights, opts: DecoderOptions = {}): Promise<OnnxBidirectionalModel> {
+  /** The host decoder runs it (bidirectional passes keep no cache): `decoder` and `cudaGraph` do not apply. */
+  static async create(config: TransformerConfig, weights: Weights, opts: Omit<OnnxModelOptions, 'decoder' | 'cudaGraph' | 'cache'> = {}): Promise<OnnxBidirectionalModel> {
     causalOnly(config, 'bidirectional model');
-    return new OnnxBidirectionalModel(await OnnxDecoder.create(config, weights, opts));
+    return new OnnxBidirectionalModel(await OnnxDecoder.create(config, weights, hostDecoderOptions(opts, 'bidirectional model')));
   }
 
   forward(canvases: readonly (readonly number[])[]): Promise<Float32Array[]> {

@@ -7,21 +7,39 @@
 // counts, so only token ids, positions, a few counts and the wanted logits (or greedy choices)
 // cross the host bus. A long prefill runs in chunks of committed tokens, so that a pass's attention
 // scores stay within a memory budget. Same results as OnnxDecoder (onnx-decoder.ts) row for row:
-// a row's logits depend only on its own cache and tokens.
+// a row's logits depend only on its own cache and tokens. Opt-in: half-precision weights, pool and
+// GEMMs (`dtype`), and decode steps replayed as CUDA graphs (`cudaGraph`, resident-graph-step.ts).
+import { encodeBfloat16, encodeFloat16 } from '../checkpoint/float-bits.js';
 import { cast, emitOnnx, Graph, less, sub, where } from '../graph/index.js';
+import { ONNX_DTYPE } from '../dtype.js';
 import { encodeModel } from '../onnx/model.js';
 import { attentionLayerCount, decoderForward, headDimOf, type KvPair, transformerParams, type TransformerConfig } from '../nn/transformer.js';
 import { type BoundProvider, BoundSession, type BoundTensor, Copier, hostStaging } from '../runtime/capi/index.js';
 import { SamplingError } from './errors.js';
 import { addGreedyHead, type FloatDtype, type GreedyBans, type GreedyPicks, picksFromHead, picksFromLogits } from './onnx-decoder.js';
+import { bucketKey, bucketRows, Copiers, GRAPH_MAX_NEW, GraphStep, GraphSteps, type StepTensor } from './resident-graph-step.js';
 import { RopeRows } from './rope-rows.js';
 
 const NEG = -1e9;
 
+/**
+ * The resident decoder's compute, weight and cache type: FloatDtype, or half precision — weights
+ * converted once on upload, the KV pool and the GEMMs in the half type, RMSNorm, RoPE and the
+ * attention softmax in float32 (functional.ts), logits handed out as float32.
+ */
+export type ResidentDtype = FloatDtype | 'float16' | 'bfloat16';
+
+/** The host-side float type of a decoder dtype: RoPE tables in, logits out (float32 for half graphs). */
+const hostFloat = (d: ResidentDtype): FloatDtype => (d === 'float64' ? 'float64' : 'float32');
+
 export interface ResidentDecoderOptions {
   provider: BoundProvider;
-  /** Compute and cache dtype (default float32; float64 for bit-stable tests on the CPU). */
-  dtype?: FloatDtype;
+  /**
+   * Compute and cache dtype (default float32; float64 for bit-stable tests on the CPU). float16 runs
+   * on the CPU provider (tested) and CUDA; bfloat16 needs CUDA (ORT's CPU provider lacks bfloat16
+   * MatMul). Both are unmeasured on the GPU so far (README, "Decoders").
+   */
+  dtype?: ResidentDtype;
   deviceId?: number;
   intraOpThreads?: number;
   /**
@@ -30,6 +48,15 @@ export interface ResidentDecoderOptions {
    * ONNX Runtime keeps several tensors of that size alive at once).
    */
   maxScoreBytes?: number;
+  /**
+   * Decode steps over a pool (at most GRAPH_MAX_NEW new tokens a row) as CUDA graphs: each shape
+   * (pool rows × capacity × new tokens × logits rows) captured once on its own graph id and
+   * replayed, its inputs copied into buffers bound once (resident-graph-step.ts). Prefill and pool
+   * growth stay uncaptured. A released pool is kept (one per row count) for the next pool of as
+   * many rows, so that batch after batch replays the same graphs. On the CPU the same fixed-buffer
+   * path runs without capture. Default false: unmeasured on the GPU so far (README, "Decoders").
+   */
+  cudaGraph?: boolean;
 }
 
 /** One row of a pool: its index there and how many positions of its cache are committed. */
@@ -59,6 +86,8 @@ export class ResidentPool {
   keys: BoundTensor[] = [];
   values: BoundTensor[] = [];
   capacity = 0;
+  /** @internal the graph steps bound to these buffers (cudaGraph) */
+  readonly graphSteps = new GraphSteps();
 
   /** @internal made by ResidentDecoder.openPool */
   constructor(
@@ -68,7 +97,17 @@ export class ResidentPool {
     this.rows = Array.from({ length: size }, (_, i) => new ResidentRow(this, i));
   }
 
+  /**
+   * Done with the pool. With `cudaGraph` the decoder keeps it (one per row count), buffers and
+   * captured steps included, for the next `openPool` of as many rows; otherwise its buffers are freed.
+   */
   release(): void {
+    if (!this.decoder.keepPool(this)) this.free();
+  }
+
+  /** @internal frees the buffers and graph steps */
+  free(): void {
+    this.graphSteps.release();
     for (const t of [...this.keys, ...this.values]) t.release();
     this.keys = [];
     this.values = [];
@@ -89,10 +128,17 @@ interface Segment {
 type FloatArray = Float32Array | Float64Array;
 
 export class ResidentDecoder {
-  readonly dtype: FloatDtype;
+  readonly dtype: ResidentDtype;
   /** Forward passes run (chunks of a prefill count one each). */
   passes = 0;
   greedyHeadPasses = 0;
+  /** Passes that ran as graph steps (cudaGraph: captured or replayed on CUDA, fixed buffers on the CPU). */
+  graphPasses = 0;
+  private nextGraphId = 1;
+  /** Released pools kept for reuse, by row count (cudaGraph only; see keepPool). */
+  private readonly keptPools = new Map<number, ResidentPool>();
+  private released = false;
+  private stepCopiers: Copiers | undefined;
   private readonly hd: number;
   private readonly layers: number;
   private readonly ropeRows: RopeRows;
@@ -120,14 +166,15 @@ export class ResidentDecoder {
     this.hd = headDimOf(config);
     this.layers = attentionLayerCount(config);
     this.sessions.set('cache.logits', session);
-    this.ropeRows = new RopeRows(config, this.dtype === 'float64' ? Float64Array : Float32Array);
+    this.ropeRows = new RopeRows(config, hostFloat(this.dtype) === 'float64' ? Float64Array : Float32Array);
   }
 
   static create(config: TransformerConfig, weights: Readonly<Record<string, Float32Array | Float64Array>>, opts: ResidentDecoderOptions): ResidentDecoder {
     if (config.lfm2) throw new SamplingError('bad_option', 'resident decoder: LFM2 models keep convolution state; use the host-cache decoder (OnnxDecoder)');
     if (config.ropeScaling?.type === 'dynamic') throw new SamplingError('bad_option', 'resident decoder: dynamic RoPE scaling is not supported by the cached decoder');
     const dtype = opts.dtype ?? 'float32';
-    const Arr = dtype === 'float64' ? Float64Array : Float32Array;
+    if (dtype === 'bfloat16' && opts.provider === 'cpu')
+      throw new SamplingError('bad_option', "resident decoder: bfloat16 runs on CUDA only (ONNX Runtime's CPU provider has no bfloat16 MatMul); use float16 on the CPU");
     const session = BoundSession.create(residentGraph(config, dtype, 'logits', 'cache'), sessionOptions(opts));
     // The weights cross to the device once, here; every pass binds the same buffers.
     const specs = transformerParams(config);
@@ -139,7 +186,7 @@ export class ResidentDecoder {
       if (!w || w.length !== size)
         throw new SamplingError('bad_input', `resident decoder: parameter "${s.name}" ${w ? `has ${w.length} values, its shape [${s.shape.join(', ')}] needs ${size}` : 'is missing'}`);
       const staged = hostStaging(dtype, s.shape);
-      (staged.hostData() as FloatArray).set(w instanceof Arr ? w : Arr.from(w));
+      writeWeights(staged, w);
       host.push(staged);
       params[s.name] = session.provider === 'cpu' ? staged : session.allocate(dtype, s.shape);
     }
@@ -165,7 +212,23 @@ export class ResidentDecoder {
   /** A pool for `rows` rows, empty (its buffers are allocated at the first pass). */
   openPool(rows: number): ResidentPool {
     if (!(Number.isInteger(rows) && rows >= 1)) throw new SamplingError('bad_input', `resident decoder: a pool needs at least one row, got ${rows}`);
-    return new ResidentPool(this, rows);
+    const kept = this.keptPools.get(rows);
+    if (!kept) return new ResidentPool(this, rows);
+    // A kept pool's buffers and graph steps serve again: what lies past a row's length is never read.
+    this.keptPools.delete(rows);
+    for (const r of kept.rows) r.length = 0;
+    return kept;
+  }
+
+  /**
+   * @internal a released pool, kept when graph steps are on: each batch would otherwise allocate
+   * new buffers and capture its steps anew (captured graphs are tied to buffer addresses, and ORT
+   * keeps every captured graph until its session goes). One pool per row count; false: free it.
+   */
+  keepPool(pool: ResidentPool): boolean {
+    if (this.opts.cudaGraph !== true || this.keptPools.has(pool.rows.length) || this.released) return false;
+    this.keptPools.set(pool.rows.length, pool);
+    return true;
   }
 
   /** One batched step; per pass, the logits of its `logitsOf` tokens ([count × V]). */
@@ -179,10 +242,14 @@ export class ResidentDecoder {
   }
 
   release(): void {
+    this.released = true;
+    for (const p of this.keptPools.values()) p.free();
+    this.keptPools.clear();
     // On the CPU the parameters are the host staging tensors themselves; on CUDA those were released after the copy.
     for (const t of Object.values(this.params)) t.release();
     this.banFeed?.tensor.release();
     this.staging.release();
+    this.stepCopiers?.release();
     for (const session of this.sessions.values()) session.release(); // 'cache.logits' is this.session
     this.grower?.release();
   }
@@ -286,6 +353,9 @@ export class ResidentDecoder {
       }
       return to;
     };
+    // Graph steps bound the old buffers (and were captured on their addresses): dropped, and new
+    // ones made on new graph ids for the grown capacity.
+    pool.graphSteps.release();
     const layers = Array.from({ length: this.layers }, (_, l) => l);
     pool.keys = layers.map((l) => grow(pool.keys[l]));
     pool.values = layers.map((l) => grow(pool.values[l]));
@@ -298,6 +368,8 @@ export class ResidentDecoder {
    * placeholder token on the others, attending to each row's cache. A fresh pass (a prefill into
    * empty rows) runs only the round's rows, attending to their new tokens alone, and writes them
    * into their pool rows: a long prompt's attention then spans its own length, not the pool's.
+   * With `cudaGraph`, a pass over the pool of at most GRAPH_MAX_NEW new tokens runs as a graph
+   * step (resident-graph-step.ts): the same inputs, filled into its fixed buffers.
    */
   private async pass(pool: ResidentPool, round: readonly Segment[], bans: GreedyBans | undefined, fresh = false): Promise<(Float32Array | GreedyPicks)[]> {
     const t0 = performance.now();
@@ -316,27 +388,47 @@ export class ResidentDecoder {
     if (!fresh) for (const r of pool.rows) longest = Math.max(longest, r.length + T);
     this.reserve(pool, longest);
     const C = fresh ? T : pool.capacity;
+    const greedy = bans !== undefined && K > 0;
+    const graphed = this.opts.cudaGraph === true && !fresh && T <= GRAPH_MAX_NEW;
+    // A graph step's logits rows come in buckets (the extra rows read row 0's first token, ignored).
+    const rows = graphed ? bucketRows(K, n * T, n) : Math.max(1, K);
+    const hf = hostFloat(this.dtype);
+    const inputs: StepTensor[] = [
+      { name: 'input_ids', dtype: 'int64', dims: [n, T] },
+      { name: 'visible', dtype: 'int64', dims: [n, 1, T, 1] },
+      { name: 'columns', dtype: 'int64', dims: [1, 1, 1, C] },
+      { name: 'write_at', dtype: 'int64', dims: [n, hkv, T, 3] },
+      { name: 'cos', dtype: hf, dims: [n, 1, T, hd] },
+      { name: 'sin', dtype: hf, dims: [n, 1, T, hd] },
+      { name: 'logits_at', dtype: 'int64', dims: [rows, 2] },
+      ...(fresh ? [] : [{ name: 'cached', dtype: 'int64', dims: [n, 1, 1, 1] } as const]),
+      ...(greedy ? [{ name: 'ban_of', dtype: 'int64', dims: [rows] } as const] : []),
+      ...(greedy && graphed ? [{ name: 'ban', dtype: 'float32', dims: [bans.lists.length, V] } as const] : []),
+    ];
+    const outputs: StepTensor[] = greedy
+      ? [
+          { name: 'greedy_max', dtype: 'float32', dims: [rows] },
+          { name: 'greedy_first', dtype: 'float32', dims: [rows] },
+          { name: 'greedy_sum', dtype: 'float64', dims: [rows] },
+        ]
+      : [{ name: 'logits', dtype: hf, dims: [rows, V] }];
+    const head = greedy ? 'greedy' : 'logits';
+    const session = this.sessionFor(fresh ? 'fresh' : 'cache', head, graphed);
+    const pooled = this.poolTensors(pool);
+    const step = graphed ? pool.graphSteps.get(bucketKey(head, [...inputs, ...outputs]), () => new GraphStep(session, pooled, inputs, outputs, this.nextGraphId++, this.copiers())) : undefined;
     const mode = fresh ? 'fresh.' : '';
-    const stage = (name: string, dtype: 'int64' | FloatDtype | 'float32', dims: number[]) => this.staging.get(mode + name, dtype, dims);
-    const ids = stage('input_ids', 'int64', [n, T]);
-    const cached = stage('cached', 'int64', [n, 1, 1, 1]);
-    const visible = stage('visible', 'int64', [n, 1, T, 1]);
-    const columns = stage('columns', 'int64', [1, 1, 1, C]);
-    const writeAt = stage('write_at', 'int64', [n, hkv, T, 3]);
-    const cos = stage('cos', this.dtype, [n, 1, T, hd]);
-    const sin = stage('sin', this.dtype, [n, 1, T, hd]);
-    const logitsAt = stage('logits_at', 'int64', [Math.max(1, K), 2]);
-    const idsD = ids.hostData() as BigInt64Array;
-    const cachedD = (cached.hostData() as BigInt64Array).fill(0n);
-    const visibleD = (visible.hostData() as BigInt64Array).fill(1n); // placeholders see their own first position
-    const colD = columns.hostData() as BigInt64Array;
-    if (!this.columnsFilled.has(columns)) for (let j = 0; j < C; j++) colD[j] = BigInt(j);
+    const tensors = Object.fromEntries([...inputs, ...outputs].map((t) => [t.name, step ? step.tensor(t.name) : this.staging.get(mode + t.name, t.dtype, t.dims)]));
+    const data = <D extends BigInt64Array | FloatArray | Float32Array | Float64Array>(name: string) => tensors[name]!.hostData() as D;
+    const idsD = data<BigInt64Array>('input_ids').fill(0n);
+    const cachedD = fresh ? undefined : data<BigInt64Array>('cached').fill(0n);
+    const visibleD = data<BigInt64Array>('visible').fill(1n); // placeholders see their own first position
+    const columns = tensors['columns']!;
+    if (!this.columnsFilled.has(columns)) data<BigInt64Array>('columns').forEach((_, j, col) => (col[j] = BigInt(j)));
     this.columnsFilled.add(columns);
-    const writeD = writeAt.hostData() as BigInt64Array;
-    const cosD = (cos.hostData() as FloatArray).fill(0);
-    const sinD = (sin.hostData() as FloatArray).fill(0);
-    const atD = (logitsAt.hostData() as BigInt64Array).fill(0n);
-    idsD.fill(0n);
+    const writeD = data<BigInt64Array>('write_at');
+    const cosD = data<FloatArray>('cos').fill(0);
+    const sinD = data<FloatArray>('sin').fill(0);
+    const atD = data<BigInt64Array>('logits_at').fill(0n);
     /** Tensor row b writes into pool row `slot` from position `from` on. */
     const writes = (b: number, slot: number, from: number) => {
       for (let h = 0; h < hkv; h++)
@@ -350,7 +442,7 @@ export class ResidentDecoder {
     if (fresh) round.forEach((s, b) => writes(b, s.pass.cache.index, 0));
     else
       for (const row of pool.rows) {
-        cachedD[row.index] = BigInt(row.length);
+        cachedD![row.index] = BigInt(row.length);
         writes(row.index, row.index, row.length);
       }
     const banOf: number[] = [];
@@ -372,65 +464,80 @@ export class ResidentDecoder {
         k++;
       });
     }
-    const inputs: Record<string, BoundTensor> = { ...this.params, input_ids: ids, visible, columns, write_at: writeAt, cos, sin, logits_at: logitsAt, ...(fresh ? {} : { cached }) };
+    if (greedy) {
+      const banOfD = data<BigInt64Array>('ban_of').fill(0n); // a bucket's extra rows take list 0
+      banOf.forEach((x, w) => (banOfD[w] = BigInt(checkBan(x, w, bans))));
+      // A graph step holds the banned lists in its own buffer; a bound pass binds the shared host tensor.
+      if (step && step.filledFrom.get('ban') !== bans) {
+        fillBans(data<Float32Array>('ban'), bans, V);
+        step.filledFrom.set('ban', bans);
+      }
+    }
+    const tRun = performance.now();
+    this.timing.hostMs += tRun - t0;
+    if (step) {
+      await step.run();
+      this.graphPasses++;
+    } else {
+      const bound: Record<string, BoundTensor> = { ...pooled.inputs, ...(greedy ? { ban: this.banTensor(bans) } : {}) };
+      const out: Record<string, BoundTensor> = { ...pooled.outputs };
+      for (const t of inputs) bound[t.name] = tensors[t.name]!;
+      for (const t of outputs) out[t.name] = tensors[t.name]!;
+      const binding = session.bind(bound, out);
+      try {
+        await session.run(binding);
+      } finally {
+        binding.release();
+      }
+    }
+    this.passes++;
+    const ms = performance.now() - t0;
+    if (fresh) this.timing.prefillPasses++, (this.timing.prefillMs += ms);
+    else this.timing.stepPasses++, (this.timing.stepMs += ms);
+    for (const s of round) s.pass.cache.length += s.keep;
+    const answered = round.filter((s) => s.last).map((s) => s.pass);
+    if (greedy) {
+      this.greedyHeadPasses++;
+      const picks = picksFromHead(answered, data<Float32Array>('greedy_max'), data<Float32Array>('greedy_first'), data<Float64Array>('greedy_sum'), V);
+      let next = 0;
+      return round.map((s) => (s.last ? picks[next++]! : EMPTY_PICKS));
+    }
+    const logits = data<FloatArray>('logits');
+    let off = 0;
+    return round.map((s) => {
+      if (!s.last) return EMPTY_LOGITS;
+      const m = s.pass.logitsOf.length;
+      const span = Float32Array.from(logits.subarray(off * V, (off + m) * V));
+      off += m;
+      return bans ? picksFromLogits(span, s.pass, bans, V) : span;
+    });
+  }
+
+  /** What every pass binds as it is: the weights, and the pool's key/value buffers as inputs and (written in place) outputs. */
+  private poolTensors(pool: ResidentPool): { inputs: Record<string, BoundTensor>; outputs: Record<string, BoundTensor> } {
+    const inputs: Record<string, BoundTensor> = { ...this.params };
     const outputs: Record<string, BoundTensor> = {};
     for (let l = 0; l < this.layers; l++) {
       inputs[`cache.${l}.key`] = outputs[`present.${l}.key`] = pool.keys[l]!;
       inputs[`cache.${l}.value`] = outputs[`present.${l}.value`] = pool.values[l]!;
     }
-    const greedy = bans !== undefined && K > 0;
-    const session = this.sessionFor(fresh ? 'fresh' : 'cache', greedy ? 'greedy' : 'logits');
-    if (greedy) {
-      inputs['ban'] = this.banTensor(bans);
-      const banOfT = stage('ban_of', 'int64', [K]);
-      (banOfT.hostData() as BigInt64Array).set(banOf.map((x, w) => BigInt(checkBan(x, w, bans))));
-      inputs['ban_of'] = banOfT;
-      outputs['greedy_max'] = stage('greedy_max', 'float32', [K]);
-      outputs['greedy_first'] = stage('greedy_first', 'float32', [K]);
-      outputs['greedy_sum'] = stage('greedy_sum', 'float64', [K]);
-    } else outputs['logits'] = stage('logits', this.dtype, [Math.max(1, K), V]);
-    const binding = session.bind(inputs, outputs);
-    const tRun = performance.now();
-    this.timing.hostMs += tRun - t0;
-    try {
-      await session.run(binding);
-      this.passes++;
-      const ms = performance.now() - t0;
-      if (fresh) this.timing.prefillPasses++, (this.timing.prefillMs += ms);
-      else this.timing.stepPasses++, (this.timing.stepMs += ms);
-      for (const s of round) s.pass.cache.length += s.keep;
-      const answered = round.filter((s) => s.last).map((s) => s.pass);
-      if (greedy) {
-        this.greedyHeadPasses++;
-        const picks = picksFromHead(
-          answered,
-          outputs['greedy_max']!.hostData() as Float32Array,
-          outputs['greedy_first']!.hostData() as Float32Array,
-          outputs['greedy_sum']!.hostData() as Float64Array,
-          V,
-        );
-        let next = 0;
-        return round.map((s) => (s.last ? picks[next++]! : EMPTY_PICKS));
-      }
-      const logits = outputs['logits']!.hostData() as FloatArray;
-      let off = 0;
-      return round.map((s) => {
-        if (!s.last) return EMPTY_LOGITS;
-        const m = s.pass.logitsOf.length;
-        const span = Float32Array.from(logits.subarray(off * V, (off + m) * V));
-        off += m;
-        return bans ? picksFromLogits(span, s.pass, bans, V) : span;
-      });
-    } finally {
-      binding.release();
-    }
+    return { inputs, outputs };
   }
 
-  /** The session of one attention mode and head, compiled on first use. */
-  private sessionFor(attend: 'cache' | 'fresh', head: 'logits' | 'greedy'): BoundSession {
-    const key = `${attend}.${head}`;
+  private copiers(): Copiers {
+    return (this.stepCopiers ??= new Copiers(this.provider));
+  }
+
+  /**
+   * The session of one attention mode and head, compiled on first use. Graph steps on CUDA get
+   * sessions of their own, made with `enable_cuda_graph`: every run of such a session is captured
+   * or replayed, which the prefill's changing shapes must not be.
+   */
+  private sessionFor(attend: 'cache' | 'fresh', head: 'logits' | 'greedy', graphed = false): BoundSession {
+    const captured = graphed && this.provider === 'cuda';
+    const key = `${attend}.${head}${captured ? '.graph' : ''}`;
     let s = this.sessions.get(key);
-    if (!s) this.sessions.set(key, (s = BoundSession.create(residentGraph(this.config, this.dtype, head, attend), sessionOptions(this.opts))));
+    if (!s) this.sessions.set(key, (s = BoundSession.create(residentGraph(this.config, this.dtype, head, attend), { ...sessionOptions(this.opts), cudaGraph: captured })));
     return s;
   }
 
@@ -441,10 +548,7 @@ export class ResidentDecoder {
     if (bans.lists.length === 0) throw new SamplingError('bad_input', 'decoder: a greedy pass needs at least one banned list (it may be empty)');
     this.banFeed?.tensor.release();
     const tensor = hostStaging('float32', [bans.lists.length, V]);
-    const data = (tensor.hostData() as Float32Array).fill(0);
-    bans.lists.forEach((list, r) => {
-      for (const id of list) if (Number.isInteger(id) && id >= 0 && id < V) data[r * V + id] = -Infinity;
-    });
+    fillBans(tensor.hostData() as Float32Array, bans, V);
     this.banFeed = { bans, tensor };
     return tensor;
   }
@@ -476,6 +580,26 @@ function sessionOptions(o: ResidentDecoderOptions): { provider: BoundProvider; d
   return { provider: o.provider, ...(o.deviceId !== undefined ? { deviceId: o.deviceId } : {}), ...(o.intraOpThreads ? { intraOpThreads: o.intraOpThreads } : {}) };
 }
 
+/** A parameter's values into its host staging tensor, converted to the decoder's dtype (half: rounded to nearest even). */
+function writeWeights(staged: BoundTensor, w: Float32Array | Float64Array): void {
+  const dtype = staged.dtype;
+  if (dtype === 'float32' || dtype === 'float64') {
+    const data = staged.hostData() as FloatArray;
+    data.set(w);
+    return;
+  }
+  const f32 = w instanceof Float32Array ? w : Float32Array.from(w);
+  (staged.hostData() as Uint16Array).set(dtype === 'float16' ? encodeFloat16(f32) : encodeBfloat16(f32));
+}
+
+/** The greedy head's [lists, V] ban input: 0, or −∞ at a banned id. */
+function fillBans(data: Float32Array, bans: GreedyBans, V: number): void {
+  data.fill(0);
+  bans.lists.forEach((list, r) => {
+    for (const id of list) if (Number.isInteger(id) && id >= 0 && id < V) data[r * V + id] = -Infinity;
+  });
+}
+
 function checkBan(list: number, w: number, bans: GreedyBans): number {
   if (!(Number.isInteger(list) && list >= 0 && list < bans.lists.length))
     throw new SamplingError('bad_input', `decoder: banned list ${list} asked (wanted token ${w}), there are ${bans.lists.length}`);
@@ -498,10 +622,11 @@ function checkPass(p: ResidentPass): void {
  * where(column − cached < visible, 0, −1e9) per row and new token: the committed cache plus the
  * new tokens' prefix that token may see.
  */
-function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logits' | 'greedy', attend: 'cache' | 'fresh'): Uint8Array {
+function residentGraph(config: TransformerConfig, dtype: ResidentDtype, head: 'logits' | 'greedy', attend: 'cache' | 'fresh'): Uint8Array {
   const g = new Graph();
   const p = Object.fromEntries(transformerParams(config).map((s) => [s.name, g.input(s.name, dtype, s.shape)]));
   const hd = headDimOf(config);
+  const tables = hostFloat(dtype);
   const cache: KvPair[] = Array.from({ length: attentionLayerCount(config) }, (_, i) => ({
     key: g.input(`cache.${i}.key`, dtype, ['pool', config.nKvHeads, 'cap', hd]),
     value: g.input(`cache.${i}.value`, dtype, ['pool', config.nKvHeads, 'cap', hd]),
@@ -513,14 +638,16 @@ function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logi
   const mask = where(less(attend === 'fresh' ? columns : sub(columns, g.input('cached', 'int64', ['pool', 1, 1, 1])), visible), 0, NEG);
   const out = decoderForward(config, p, {
     inputIds: g.input('input_ids', 'int64', ['pool', 'new']),
-    mask: dtype === 'float32' ? mask : cast(mask, dtype),
-    cos: g.input('cos', dtype, ['pool', 1, 'new', hd]),
-    sin: g.input('sin', dtype, ['pool', 1, 'new', hd]),
+    // The mask and RoPE tables in float32 for a half graph too: attention adds the mask to its
+    // scores, and rotates q/k, in the wider type (functional.ts).
+    mask: cast(mask, tables),
+    cos: g.input('cos', tables, ['pool', 1, 'new', hd]),
+    sin: g.input('sin', tables, ['pool', 1, 'new', hd]),
     cacheWrite: { cache, at: g.input('write_at', 'int64', ['pool', config.nKvHeads, 'new', 3]), attend },
     logitsAt: g.input('logits_at', 'int64', ['rows', 2]),
     groupedAttention: true,
   });
-  if (head === 'logits') g.output('logits', out.logits);
+  if (head === 'logits') g.output('logits', cast(out.logits, tables));
   else addGreedyHead(g, out.logits, config.vocabSize);
   out.present.forEach((kv, i) => {
     g.output(`present.${i}.key`, kv.key);
@@ -529,9 +656,16 @@ function residentGraph(config: TransformerConfig, dtype: FloatDtype, head: 'logi
   return emitOnnx(g, { name: `resident_decoder_${attend}_${head}` }).bytes;
 }
 
-/** Pad along the capacity axis (zeros): grows a pool's buffer, or zero-fills a new one from an empty one. */
-function growGraph(dtype: FloatDtype): Uint8Array {
+/**
+ * Pad along the capacity axis (zeros): grows a pool's buffer, or zero-fills a new one from an empty
+ * one. Half-precision pools pad a float32 copy (the casts are exact both ways): ORT's CPU Pad has no
+ * bfloat16 kernel (checked; CUDA's was not), and a growth is rare enough that the casts cost little.
+ */
+function growGraph(dtype: ResidentDtype): Uint8Array {
   const dims = ['rows', 'heads', 'cap', 'hd'];
+  const half = dtype === 'float16' || dtype === 'bfloat16';
+  const cast = (input: string, output: string, to: ResidentDtype) => ({ opType: 'Cast', inputs: [input], outputs: [output], attributes: { to: { type: 'int' as const, value: ONNX_DTYPE[to] } } });
+  const pad = { opType: 'Pad', inputs: [half ? 'x32' : 'x', 'pads'], outputs: [half ? 'y32' : 'y'], attributes: { mode: { type: 'string' as const, value: 'constant' } } };
   return encodeModel({
     graphName: 'resident_grow',
     opset: 18,
@@ -541,6 +675,6 @@ function growGraph(dtype: FloatDtype): Uint8Array {
     ],
     outputs: [{ name: 'y', dtype, shape: ['rows', 'heads', 'grown', 'hd'] }],
     initializers: [],
-    nodes: [{ opType: 'Pad', inputs: ['x', 'pads'], outputs: ['y'], attributes: { mode: { type: 'string', value: 'constant' } } }],
+    nodes: half ? [cast('x', 'x32', 'float32'), pad, cast('y32', 'y', dtype)] : [pad],
   });
 }
