@@ -1,6 +1,8 @@
 // Real-engine steps in the piscina env pool: lockstep rollouts over ALFWorld games give exactly the
 // episodes of the in-process engine for the same seed (observations, rewards, wins, token ids),
-// and a failing env step in a worker surfaces as an error instead of a hang.
+// a failing env step in a worker surfaces as an error instead of a hang, and imported real games
+// (eval.games) play in the workers as in the main thread.
+import { fileURLToPath } from 'node:url';
 import { Rng } from '@diffworld/dataset';
 import type { Observation, TaskRef } from '@diffworld/env-core';
 import { ENV_SUITES } from '@diffworld/envs';
@@ -9,6 +11,8 @@ import { type Episode, type NextTokenPolicy, type RolloutJob, type RolloutSource
 import { EnvPool } from './env-pool.js';
 
 const suite = ENV_SUITES.alfworld;
+/** Four games imported from the repo's sample paper row (two train, two eval_in_distribution). */
+const GAMES_FILE = fileURLToPath(new URL('../../../test-data/experiments/imported-games.jsonl', import.meta.url));
 const tasks = suite.tasks('train').slice(0, 6);
 // One token per turn: token k is the k-th of these completions (the experts' actions, a look, an
 // unparseable one), so random draws give long, varied episodes that step the engine for real.
@@ -60,4 +64,34 @@ describe('EnvPool', () => {
     }
     expect(() => pool.makeEnv()).toThrow('after close');
   }, 60_000);
+
+  it('plays imported real games in its workers when given their file (each thread registers them)', async () => {
+    const file = GAMES_FILE;
+    const imported = (await suite.loadGames!(file)).filter((t) => t.split === 'train'); // the main thread's registry, as the evaluate stage does
+    expect(imported).toHaveLength(2);
+    const local = await Promise.all(imported.map((t) => realEngineSource(suite).makeEnv().reset(t, t.seed)));
+    expect(local[0]!.text).toContain('Welcome to TextWorld');
+    const pool = EnvPool.open('alfworld', 2, file);
+    try {
+      const pooled = await Promise.all(imported.map((t) => realEngineSource(suite, pool).makeEnv().reset(t, t.seed)));
+      expect(pooled).toEqual(local);
+    } finally {
+      await pool.close();
+    }
+    // Without the file the workers do not know these games.
+    const bare = EnvPool.open('alfworld', 1);
+    try {
+      const t = imported[0]!;
+      const got = await bare
+        .makeEnv()
+        .reset(t, t.seed)
+        .then(
+          (o) => o.text,
+          (e: Error) => e.message,
+        );
+      expect(got).not.toEqual(local[0]!.text);
+    } finally {
+      await bare.close();
+    }
+  }, 120_000);
 });

@@ -19,6 +19,8 @@ export type EnvReply = { id: number; ok: true; value: unknown } | { id: number; 
 export interface ShardTask {
   env: string;
   port: MessagePort;
+  /** Imported games each worker registers with its engine before serving (the suite's loadGames). */
+  gamesFile?: string;
 }
 
 const WORKER = new URL('./env-worker.mjs', import.meta.url);
@@ -85,14 +87,14 @@ export class EnvPool {
     private readonly shards: Shard[],
   ) {}
 
-  /** `workers` threads, each serving one shard of the envs made from the suite `env`. */
-  static open(env: string, workers: number): EnvPool {
+  /** `workers` threads, each serving one shard of the envs made from the suite `env` (and the games of `gamesFile`). */
+  static open(env: string, workers: number, gamesFile?: string): EnvPool {
     if (!Number.isInteger(workers) || workers < 1) throw new ExperimentError('bad_config', `env pool: workers must be a positive integer, got ${workers}`);
     const pool = new Piscina<ShardTask, number>({ filename: WORKER.href, minThreads: workers, maxThreads: workers, execArgv: workerExecArgv(import.meta.url) });
     const shards: Shard[] = [];
     for (let i = 0; i < workers; i++) {
       const { port1, port2 } = new MessageChannel();
-      const done = pool.run({ env, port: port2 }, { transferList: [port2] });
+      const done = pool.run({ env, port: port2, ...(gamesFile ? { gamesFile } : {}) }, { transferList: [port2] });
       const shard = new Shard(i, port1, done);
       // A worker that dies fails its pending requests instead of leaving the rollout waiting.
       done.catch((e: Error) => shard.failAll(new ExperimentError('env', `env pool shard ${i} failed: ${e.message}`)));

@@ -9,7 +9,10 @@ import { realEngineSource } from '@diffworld/grpo';
 import type { EnvReply, EnvRequest, ShardTask } from './env-pool.js';
 
 export async function serveShard(task: ShardTask): Promise<number> {
-  const source = realEngineSource(envSuite(task.env));
+  const suite = envSuite(task.env);
+  // Imported games live in a registry per thread: the main thread's registration does not reach here.
+  if (task.gamesFile) await suite.loadGames?.(task.gamesFile);
+  const source = realEngineSource(suite);
   const envs = new Map<number, TextEnv>();
   const port: MessagePort = task.port;
   let served = 0;

@@ -51,7 +51,7 @@ describe('limitRecords', () => {
 });
 
 describe('fitWorldModelRow on AppWorld corpus rows', () => {
-  let rows: ChatRow[] = [];
+  const rows: ChatRow[] = [];
   beforeAll(async () => {
     const suite = envSuite('appworld');
     for await (const r of suite.corpusRows({ split: suite.splits[0]!, episodes: 2, seed: 0 })) rows.push(r);

@@ -29,16 +29,21 @@ export interface PolicyEvalOptions {
    * each task keeps its index's rng, so the parts merged by `mergeEvaluations` equal the whole.
    */
   range?: { from: number; to: number };
+  /**
+   * The split's tasks to sample from instead of the suite's own (e.g. imported real games, already
+   * registered with the source's engine); the seeded selection of `tasks` is made among them.
+   */
+  games?: readonly TaskRef[];
 }
 
-export function evalTasks(env: string, split: string, count: number, seed: number): TaskRef[] {
-  return selectTasks(env, split, count, seed);
+export function evalTasks(env: string, split: string, count: number, seed: number, games?: readonly TaskRef[]): TaskRef[] {
+  return selectTasks(env, split, count, seed, games);
 }
 
 export async function evaluatePolicy(scorer: PolicyScorer, params: ParamValues, codec: TurnCodec, o: PolicyEvalOptions): Promise<AgentEvaluation> {
   const t0 = performance.now();
   const suite = o.source.suite;
-  const all = evalTasks(suite.name, o.split, o.tasks, o.seed);
+  const all = evalTasks(suite.name, o.split, o.tasks, o.seed, o.games);
   const from = o.range?.from ?? 0;
   const to = Math.min(o.range?.to ?? all.length, all.length);
   if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || from >= to)

@@ -1,6 +1,6 @@
 // Reading an experiment's settings: a preset or a file (which may extend another), command-line
-// overrides laid on top, then the schema. Paths inside a file (tokenizer.path, worldModel.path)
-// are relative to that file. Every problem is a ConfigError naming the key path (exit 2).
+// overrides laid on top, then the schema. Paths inside a file (tokenizer.path, worldModel.path,
+// eval.games) are relative to that file. Every problem is a ConfigError naming the key path (exit 2).
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,7 +36,7 @@ const bad = (where: string, message: string): never => {
 
 /**
  * A config file as one object: its `extends` (a path relative to it) read first and this file laid
- * on top; relative tokenizer.path / worldModel.path made absolute against the file that names them.
+ * on top; relative tokenizer.path / worldModel.path / eval.games made absolute against the file that names them.
  */
 export function readConfigFile(path: string, seen: readonly string[] = []): Record<string, unknown> {
   const file = resolve(path);
@@ -58,6 +58,7 @@ export function readConfigFile(path: string, seen: readonly string[] = []): Reco
   for (const [section, key] of [
     ['tokenizer', 'path'],
     ['worldModel', 'path'],
+    ['eval', 'games'],
   ] as const) {
     const s = own[section];
     if (isPlainObject(s) && typeof s[key] === 'string' && !isAbsolute(s[key])) own[section] = { ...s, [key]: resolve(dirname(file), s[key]) };

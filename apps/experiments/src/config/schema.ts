@@ -131,6 +131,11 @@ const evaluation = z.strictObject({
   temperature: z.number().min(0).max(10).default(0),
   /** Play the games this many at a time, each chunk stored when done (resumable); absent: all at once. */
   chunk: int(1).optional(),
+  /**
+   * Evaluate on imported real games (`diffworld env import alfworld` output, e.g. the paper's 140
+   * eval_in_distribution games) instead of the engine's generated games of the split.
+   */
+  games: z.string().min(1).optional(),
 });
 
 /** GRPO: the loss's and the trainer's own names (GrpoLossConfig, GrpoConfig), plus the schedule of the stage. */

@@ -2,19 +2,23 @@
 // directory), the env's suite, the real engine (in this thread or in a worker pool), the run's
 // metrics file and the log. One context per config; repro's RQ2 makes one per seed over the same
 // runner, so stages whose inputs agree across seeds or world models are run once.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { EnvSuite } from '@diffworld/env-core';
+import type { EnvSuite, TaskRef } from '@diffworld/env-core';
 import { ENV_SUITES } from '@diffworld/envs';
 import { type RolloutSource, realEngineSource } from '@diffworld/grpo';
 import { type ProviderName, clearSessionCache } from '@diffworld/mdlm-core';
 import type { ExperimentConfig } from '../config/schema.js';
 import { EnvPool } from '../env-pool.js';
+import { ExperimentError } from '../errors.js';
 import type { StageRunner } from './runner.js';
 
 export class ExperimentContext {
   readonly suite: EnvSuite;
   private pool: EnvPool | undefined;
+  private games: Promise<TaskRef[]> | undefined;
   private readonly releaseHooks: (() => void)[] = [];
 
   constructor(
@@ -36,8 +40,23 @@ export class ExperimentContext {
 
   /** The real engine for rollouts and evaluations: in this thread, or in a pool of envWorkers threads. */
   realSource(): RolloutSource {
-    if (this.config.envWorkers > 1) this.pool ??= EnvPool.open(this.config.env, this.config.envWorkers);
+    if (this.config.envWorkers > 1) this.pool ??= EnvPool.open(this.config.env, this.config.envWorkers, this.config.eval.games);
     return realEngineSource(this.suite, this.pool);
+  }
+
+  /**
+   * eval.games: the imported real games of `split` (registered with this thread's engine; pool
+   * workers register the same file), or undefined without the setting. Bad files fail by name.
+   */
+  async heldoutGames(split: string): Promise<{ tasks: TaskRef[]; sha256: string } | undefined> {
+    const file = this.config.eval.games;
+    if (!file) return undefined;
+    if (!this.suite.loadGames) throw new ExperimentError('bad_config', `eval.games: ${this.config.env} has no imported games (only alfworld imports the paper's rows)`);
+    if (!existsSync(file)) throw new ExperimentError('bad_config', `eval.games: ${file} does not exist (write it with \`diffworld env import ${this.config.env}\`)`);
+    this.games ??= this.suite.loadGames(file);
+    const tasks = (await this.games).filter((t) => t.split === split);
+    if (tasks.length === 0) throw new ExperimentError('bad_config', `eval.games: ${file} holds no ${split} games`);
+    return { tasks, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
   }
 
   /** One line of the run's metrics.jsonl (training curves, evaluations), for the report's charts. */

@@ -1,5 +1,5 @@
 // Evaluation of a policy on the held-out split in the real engine (eval.tasks seeded games, the
-// rollout code of training), as one stage per policy. With eval.chunk the games are played chunk
+// engine's own or eval.games' imported ones; the rollout code of training), as one stage per policy. With eval.chunk the games are played chunk
 // by chunk, each stored when done, so a long evaluation continues over several invocations; the
 // merged result equals one pass.
 import { existsSync, readFileSync } from 'node:fs';
@@ -25,8 +25,20 @@ export async function playEvaluation(ctx: ExperimentContext, setup: PolicySetup,
   const file = join(dir, `${label}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as AgentEvaluation;
   const split = c.eval.split ?? ctx.suite.splits[1]!;
-  const opts = { source: ctx.realSource(), split, tasks: c.eval.tasks, seed: c.seed, temperature: c.eval.temperature, limits: c.rollout, label, cache: c.rollout.cache, ...ctx.providerOption };
-  const total = evalTasks(c.env, split, c.eval.tasks, c.seed).length;
+  const games = (await ctx.heldoutGames(split))?.tasks;
+  const opts = {
+    source: ctx.realSource(),
+    split,
+    tasks: c.eval.tasks,
+    seed: c.seed,
+    temperature: c.eval.temperature,
+    limits: c.rollout,
+    label,
+    cache: c.rollout.cache,
+    ...ctx.providerOption,
+    ...(games ? { games } : {}),
+  };
+  const total = evalTasks(c.env, split, c.eval.tasks, c.seed, games).length;
   const chunk = c.eval.chunk ?? total;
   const parts: AgentEvaluation[] = [];
   for (let from = 0; from < total; from += chunk) {
@@ -54,7 +66,9 @@ export async function playEvaluation(ctx: ExperimentContext, setup: PolicySetup,
 /** The held-out evaluation of a stored policy, as a stage of its own. */
 export async function evaluationStage(ctx: ExperimentContext, setup: PolicySetup, policy: PolicyArtefact, label = policy.label): Promise<EvaluationArtefact> {
   const c = ctx.config;
-  const inputs = { policy: policy.ref, label, env: c.env, seed: c.seed, eval: c.eval, rollout: c.rollout, provider: c.provider ?? null };
+  // The imported games count by content, not by path.
+  const games = (await ctx.heldoutGames(c.eval.split ?? ctx.suite.splits[1]!))?.sha256 ?? null;
+  const inputs = { policy: policy.ref, label, env: c.env, seed: c.seed, eval: { ...c.eval, games }, rollout: c.rollout, provider: c.provider ?? null };
   const s = await ctx.runner.run(`eval-${label}`, inputs, async (dir) => (await playEvaluation(ctx, setup, label, await policy.params(), dir)).summary);
   return { label, outcome: s, evaluation: () => JSON.parse(readFileSync(join(s.dir, `${label}.json`), 'utf8')) as AgentEvaluation };
 }
