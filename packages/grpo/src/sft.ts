@@ -13,6 +13,7 @@ import {
   type Precision,
   type ProviderName,
   type Schedule,
+  type ScheduleName,
   type TrainExample,
   type TrainSummary,
   type TransformerConfig,
@@ -72,6 +73,13 @@ export interface SftRunOptions {
   /** Demonstrations per optimizer step, on average (see sftShape). */
   batch: number;
   lr: number;
+  /**
+   * Learning-rate schedule (default 'constant', no warm-up): 'cosine' warms up over `warmupRatio`
+   * of the steps and decays to `minLrRatio` × lr — mdlm-core's trainer schedules.
+   */
+  schedule?: ScheduleName;
+  warmupRatio?: number;
+  minLrRatio?: number;
   /** Seed of the data order. */
   seed: number;
   /** The policy's window (rollout.maxSeqLen): no demonstration is longer. */
@@ -112,8 +120,9 @@ export async function trainSft(o: SftRunOptions): Promise<SftRunResult> {
       batchSize: rows,
       steps: o.steps,
       lr: o.lr,
-      schedule: 'constant',
-      warmupRatio: 0,
+      schedule: o.schedule ?? 'constant',
+      warmupRatio: o.warmupRatio ?? 0,
+      ...(o.minLrRatio !== undefined ? { minLrRatio: o.minLrRatio } : {}),
       clipNorm: o.clipNorm ?? 1,
       ...(o.weightDecay !== undefined ? { weightDecay: o.weightDecay } : {}),
       evalEvery: 0,
