@@ -11,7 +11,8 @@
 //   npx tsx --conditions=@diffworld/source packages/grpo/src/bench/sft-diagnose.bench.ts \
 //     apps/experiments/configs/cpu.json tmp/grpo-alfworld/stages/tokenizer-*/tokenizer.json \
 //     [--set sft.demos=512] [--set policy.model.num_hidden_layers=4] [--heldout 64] [--games 16] \
-//     [--policy <HF policy dir: skip SFT>] [--out <dir: keep the SFT run>]
+//     [--policy <HF policy dir: skip SFT>] [--out <dir: keep the SFT run>] [--loss episode]
+//     [--save-every N] [--misses 1: the first wrong token of a few missed turns per verb]
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ import { evaluatePolicy } from '../evaluate.js';
 import { loadPolicy, savePolicy } from '../policy-store.js';
 import { type Episode, demonstration } from '../rollout.js';
 import { PolicyScorer } from '../score.js';
-import { sftPolicyDir, trainSft } from '../sft.js';
+import { episodeTargets, sftPolicyDir, trainSft } from '../sft.js';
 import { realEngineSource } from '../sources.js';
 
 type Json = Record<string, unknown>;
@@ -115,15 +116,9 @@ else {
   const dir = flags['out'] ?? mkdtempSync(join(tmpdir(), 'sft-diagnose-'));
   await savePolicy(join(dir, 'base'), model, tokJson, initialWeights(model, policyCfg.seed ?? 0));
   const losses: number[] = [];
-  // --loss all: next-token loss on every token after the system message (observations and
-  // admissible lists too), not only the assistant turns.
-  const trained =
-    flags['loss'] === 'all'
-      ? trainDemos.map((d) => {
-          const systemEnd = d.ids.indexOf(codec.endOfTurn) + 1;
-          return { ids: d.ids, lossMask: d.ids.map((_, i) => (i > systemEnd ? 1 : 0) as 0 | 1) };
-        })
-      : trainDemos;
+  // --loss episode: next-token loss on every token after the system message (observations and
+  // admissible lists too), not only the assistant turns (the SFT stage's sft.loss).
+  const trained = flags['loss'] === 'episode' ? trainDemos.map((d) => episodeTargets(d, d.ids.indexOf(codec.endOfTurn) + 1)) : trainDemos;
   const r = await trainSft({
     demos: trained,
     init: join(dir, 'base'),
@@ -161,6 +156,7 @@ async function teacherForced(name: string, ds: readonly Episode[]): Promise<void
   const byVerb = new Map<string, { right: number; all: number; verbRight: number }>();
   let tokensRight = 0;
   let tokens = 0;
+  const misses = new Map<string, string[]>();
   for (const d of ds) {
     const policy = await cachedPolicy(model, params, 1, { provider: 'cpu' });
     const row: number[] = [];
@@ -179,6 +175,10 @@ async function teacherForced(name: string, ds: readonly Episode[]): Promise<void
         else if (turnOk) {
           turnOk = false;
           firstWrong = inTurn;
+          const verb = verbOf(d.actions[turn] ?? '');
+          const list = misses.get(verb) ?? [];
+          if (list.length < 6) list.push(`${JSON.stringify(d.actions[turn])}: ${JSON.stringify(tok.decode([best]))} for ${JSON.stringify(tok.decode([d.ids[p]!]))}`);
+          misses.set(verb, list);
         }
         inTurn++;
         if (d.ids[p] === codec.endOfTurn) {
@@ -205,6 +205,8 @@ async function teacherForced(name: string, ds: readonly Episode[]): Promise<void
   console.log(`teacher-forced, ${name}: turns exact ${all.right}/${all.all} = ${pct(all.right, all.all)} (verb right ${pct(all.verbRight, all.all)}), policy tokens ${pct(tokensRight, tokens)}`);
   for (const [verb, s] of [...byVerb].sort((a, b) => b[1].all - a[1].all))
     console.log(`  ${verb.padEnd(10)} ${String(s.right).padStart(4)}/${String(s.all).padEnd(4)} = ${pct(s.right, s.all).padStart(6)}  verb ${pct(s.verbRight, s.all)}`);
+  // --misses: the first wrong token of a few missed turns per verb (which part of the command is wrong).
+  if (flags['misses']) for (const verb of ['take', 'go to', 'move', 'open']) for (const m of misses.get(verb) ?? []) console.log(`    miss ${m}`);
 }
 
 await teacherForced(`held-out (${heldoutDemos.length} ${evalSplit} demos)`, heldoutDemos);
