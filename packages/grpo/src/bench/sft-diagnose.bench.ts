@@ -5,7 +5,8 @@
 //       exactly when greedy decoding on the expert's history would write the expert's action — per
 //       action verb (go to / open / take / move / …), and the same on training demonstrations;
 //   (b) greedy rollout success on held-out games, through the evaluation path of the pipeline
-//       (evaluatePolicy: the same codec, harness framing, limits and KV-cached decoding).
+//       (evaluatePolicy: the same codec, harness framing, limits and KV-cached decoding), beside
+//       the expert's own wins on the same games under the same limits (the ceiling).
 // Settings come from an experiments config (policy.model, rollout, sft, eval, seed) with overrides;
 // the tokenizer is a tokenizer.json (the pipeline's tokenizer stage writes one).
 //   npx tsx --conditions=@diffworld/source packages/grpo/src/bench/sft-diagnose.bench.ts \
@@ -214,6 +215,9 @@ await teacherForced(`train (first ${Math.min(48, trainDemos.length)} demos)`, tr
 console.log(`(${since()})`);
 
 if (games > 0) {
+  // The ceiling: how many of these games the expert itself wins under the same turn and window limits.
+  const expertOnGames = await demos(selectTasks(env, evalSplit, games, seed));
+  console.log(`the expert wins ${expertOnGames.filter((d) => d.won).length} of the same ${expertOnGames.length} games within ${rolloutCfg.maxTurns} turns and a ${rolloutCfg.maxSeqLen}-token window`);
   const scorer = await PolicyScorer.create(model, { batch: 2, seqLen: rolloutCfg.maxSeqLen, temperature: 1, provider: 'cpu' });
   const ev = await evaluatePolicy(scorer, params, codec, {
     source: realEngineSource(suite),
