@@ -28,7 +28,7 @@ export {
   type RolloutJob,
 } from './rollout.js';
 export { GrpoTrainer, type GrpoTrainerState, type GrpoConfig, type DynamicSampling, type UpdateMetrics, type GrpoStepMetrics } from './trainer.js';
-export { SftTrainer, trainSft, sftExample, sftShape, sftPolicyDir, type SftConfig, type SftRunOptions, type SftRunResult } from './sft.js';
+export { SftTrainer, trainSft, sftExample, episodeTargets, sftShape, sftPolicyDir, type SftConfig, type SftRunOptions, type SftRunResult } from './sft.js';
 export {
   LineWalkEnv,
   SimulatedLineWalk,

@@ -18,7 +18,7 @@ import { cachedPolicy } from './cached-policy.js';
 import { ChatTurnCodec } from './chat-codec.js';
 import { loadPolicy, savePolicy } from './policy-store.js';
 import { type Episode, type RolloutLimits, demonstration, rollout } from './rollout.js';
-import { sftExample, sftPolicyDir, sftShape, trainSft } from './sft.js';
+import { episodeTargets, sftExample, sftPolicyDir, sftShape, trainSft } from './sft.js';
 import { realEngineSource } from './sources.js';
 
 const TOKENIZER = fileURLToPath(new URL('../../../test-data/tokenizer/ours.tokenizer.json', import.meta.url));
@@ -102,6 +102,19 @@ describe('SFT through the trainer', () => {
     expect(sftShape([100, 300, 200], 4, 2048)).toEqual({ rows: 3, rowTokens: 320 });
     expect(sftShape([1000], 1, 1000)).toEqual({ rows: 1, rowTokens: 1000 });
     expect(() => sftShape([5000], 1, 4096)).toThrow(/5000 tokens, the window \(rollout.maxSeqLen\) is 4096/);
+  });
+
+  it("loss 'episode': every token after the system message is a target, the system message none, the assistant turns still", async () => {
+    const [d] = await expertDemos(1, { ...LIMITS, maxTurns: 4 });
+    const from = d!.ids.indexOf(codec.endOfTurn) + 1;
+    const ex = sftExample(episodeTargets(d!, from));
+    // The system message (<|im_start|>system … <|im_end|>) trains nothing; everything after it does, to the last observation.
+    expect(tok.decode(d!.ids.slice(0, from), { skipSpecialTokens: false })).toBe(`<|im_start|>system\n${suite.agent.system()}<|im_end|>`);
+    expect(Array.from(ex.target.slice(0, from))).toEqual(new Array(from).fill(0));
+    expect(ex.ids.length).toBe(d!.ids.length);
+    expect(Array.from(ex.target.slice(from))).toEqual(new Array(d!.ids.length - from).fill(1));
+    for (let i = 0; i < d!.ids.length; i++) if (d!.lossMask[i]) expect(ex.target[i]).toBe(1);
+    expect(() => episodeTargets(d!, 0)).toThrow(/from must lie in \[1, /);
   });
 
   it('a tiny policy memorises a few expert demonstrations: its greedy actions replay them', async () => {

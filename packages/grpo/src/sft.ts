@@ -13,6 +13,7 @@ import {
   type Precision,
   type ProviderName,
   type Schedule,
+  type ScheduleName,
   type TrainExample,
   type TrainSummary,
   type TransformerConfig,
@@ -38,6 +39,22 @@ export function sftExample(row: SequenceRow, where = 'SFT demonstration'): Train
   const ids = Int32Array.from(row.ids.slice(0, end));
   const target = Uint8Array.from(row.lossMask.slice(0, end), (m) => (m ? 1 : 0));
   return { ids, target };
+}
+
+/**
+ * A demonstration with the next-token loss on every token from `from` on — the observations and
+ * admissible lists as well as the assistant turns — for SFT's `loss: 'episode'`. Why: the
+ * assistant turns are ~2 % of an ALFWorld demonstration's tokens, and what a policy must learn
+ * first is to copy names out of its context (the goal's object, the last observation's); the
+ * observations and command lists are full of exactly those copies ("You pick up the plate 1"
+ * after "take plate 1 …", "take plate 1 from diningtable 1" after "you see … a plate 1"), so a
+ * small policy trained from scratch gets ~50× the copying signal per step at the same cost.
+ * `from` is where the episode's own text starts (after the system message: constant text that
+ * teaches nothing).
+ */
+export function episodeTargets(row: SequenceRow, from: number): SequenceRow {
+  if (!Number.isInteger(from) || from < 1 || from >= row.ids.length) throw new GrpoError('bad_batch', `episodeTargets: from must lie in [1, ${row.ids.length}), got ${from}`);
+  return { ids: row.ids, lossMask: row.ids.map((_, i) => (i >= from || row.lossMask[i] ? 1 : 0)) };
 }
 
 /** Packing granularity of SFT rows: rows are a multiple of this many tokens (graph shapes stay few). */
@@ -72,6 +89,13 @@ export interface SftRunOptions {
   /** Demonstrations per optimizer step, on average (see sftShape). */
   batch: number;
   lr: number;
+  /**
+   * Learning-rate schedule (default 'constant', no warm-up): 'cosine' warms up over `warmupRatio`
+   * of the steps and decays to `minLrRatio` × lr — mdlm-core's trainer schedules.
+   */
+  schedule?: ScheduleName;
+  warmupRatio?: number;
+  minLrRatio?: number;
   /** Seed of the data order. */
   seed: number;
   /** The policy's window (rollout.maxSeqLen): no demonstration is longer. */
@@ -112,8 +136,9 @@ export async function trainSft(o: SftRunOptions): Promise<SftRunResult> {
       batchSize: rows,
       steps: o.steps,
       lr: o.lr,
-      schedule: 'constant',
-      warmupRatio: 0,
+      schedule: o.schedule ?? 'constant',
+      warmupRatio: o.warmupRatio ?? 0,
+      ...(o.minLrRatio !== undefined ? { minLrRatio: o.minLrRatio } : {}),
       clipNorm: o.clipNorm ?? 1,
       ...(o.weightDecay !== undefined ? { weightDecay: o.weightDecay } : {}),
       evalEvery: 0,

@@ -116,6 +116,20 @@ const sft = z.strictObject({
   steps: int(0).default(100),
   batch: int(1).default(4),
   lr: z.number().min(0).max(1).default(1e-3),
+  /**
+   * Learning-rate schedule of SFT (mdlm-core's trainer schedules); absent: constant, no warm-up.
+   * 'cosine' warms up over `warmupRatio` of the steps and decays to `minLrRatio` × lr. Optional
+   * (no default) so that configs without them keep their stage hashes.
+   */
+  schedule: z.enum(['constant', 'constant_with_warmup', 'cosine']).optional(),
+  warmupRatio: z.number().min(0).max(1).optional(),
+  minLrRatio: z.number().min(0).max(1).optional(),
+  /**
+   * What SFT's next-token loss covers: 'assistant' (absent: the assistant turns only) or 'episode'
+   * (every token after the system message — observations and command lists too; grpo's
+   * episodeTargets says why a small policy from scratch learns to copy names from that).
+   */
+  loss: z.enum(['assistant', 'episode']).optional(),
   /** Checkpoint (weights, AdamW moments) every N steps, so a killed SFT resumes; absent: only at the end. */
   saveEvery: int(1).optional(),
   /** MatMul precision of the SFT step ('bfloat16': the trainer's fast step on CUDA; no speed-up on the CPU). */

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Rng } from '@diffworld/dataset';
-import { ChatTurnCodec, type Episode, PolicyScorer, demonstration, loadPolicy, realEngineSource, savePolicy, sftPolicyDir, trainSft } from '@diffworld/grpo';
+import { ChatTurnCodec, type Episode, PolicyScorer, demonstration, episodeTargets, loadPolicy, realEngineSource, savePolicy, sftPolicyDir, trainSft } from '@diffworld/grpo';
 import { type ModelConfig, initialWeights, latestCheckpoint, parseHfConfig } from '@diffworld/mdlm-core';
 import { type ExperimentContext, fmt } from './context.js';
 import { type StageOutcome, artefact } from './runner.js';
@@ -103,8 +103,10 @@ export async function sftStage(ctx: ExperimentContext, setup: PolicySetup, base:
     const latest = existsSync(runDir) ? await latestCheckpoint(runDir) : undefined;
     if (latest) ctx.log(`[sft] resumed at step ${latest.step} from ${latest.path}`);
     const t0 = performance.now();
+    // sft.loss 'episode': the loss on every token after the system message (its <|im_end|>).
+    const demosTrained = c.sft.loss === 'episode' ? demos.map((d) => episodeTargets(d, d.ids.indexOf(setup.codec.endOfTurn) + 1)) : demos;
     const r = await trainSft({
-      demos,
+      demos: demosTrained,
       init: base.dir,
       tokenizer: setup.codec.tokenizer,
       tokenizerJson: setup.tokenizerJson,
@@ -112,6 +114,9 @@ export async function sftStage(ctx: ExperimentContext, setup: PolicySetup, base:
       steps: c.sft.steps,
       batch: c.sft.batch,
       lr: c.sft.lr,
+      ...(c.sft.schedule ? { schedule: c.sft.schedule } : {}),
+      ...(c.sft.warmupRatio !== undefined ? { warmupRatio: c.sft.warmupRatio } : {}),
+      ...(c.sft.minLrRatio !== undefined ? { minLrRatio: c.sft.minLrRatio } : {}),
       seed: c.seed,
       maxSeqLen: c.rollout.maxSeqLen,
       clipNorm: 1,
