@@ -26,7 +26,7 @@ describe('diffworld grpo train', () => {
     expect(c.env).toBe('sciworld');
     expect(c.grpo).toMatchObject({ steps: 3, lr: 3e-4, epsilon: 0.2 });
     expect(c.worldModel.urls).toBe('http://127.0.0.1:9');
-    expect(c.rollout.maxTurns).toBe(6); // the cpu preset's
+    expect(c.rollout.maxTurns).toBe(8); // the cpu preset's
     const d = await runCli('grpo', 'train', '--env', 'appworld', '--config', 'gpu', '--print-config');
     expect((JSON.parse(d.out) as { rollout: { maxTurns: number } }).rollout.maxTurns).toBe(10); // the env's paper turn limit
   });
