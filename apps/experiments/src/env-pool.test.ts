@@ -66,12 +66,11 @@ describe('EnvPool', () => {
   }, 60_000);
 
   it('plays imported real games in its workers when given their file (each thread registers them)', async () => {
-    const file = GAMES_FILE;
-    const imported = (await suite.loadGames!(file)).filter((t) => t.split === 'train'); // the main thread's registry, as the evaluate stage does
+    const imported = (await suite.loadGames!(GAMES_FILE)).filter((t) => t.split === 'train'); // the main thread's registry, as the evaluate stage does
     expect(imported).toHaveLength(2);
     const local = await Promise.all(imported.map((t) => realEngineSource(suite).makeEnv().reset(t, t.seed)));
     expect(local[0]!.text).toContain('Welcome to TextWorld');
-    const pool = EnvPool.open('alfworld', 2, file);
+    const pool = EnvPool.open('alfworld', 2, GAMES_FILE);
     try {
       const pooled = await Promise.all(imported.map((t) => realEngineSource(suite, pool).makeEnv().reset(t, t.seed)));
       expect(pooled).toEqual(local);

@@ -18,7 +18,7 @@ import type { StageRunner } from './runner.js';
 export class ExperimentContext {
   readonly suite: EnvSuite;
   private pool: EnvPool | undefined;
-  private games: Promise<TaskRef[]> | undefined;
+  private games: Promise<{ all: TaskRef[]; sha256: string }> | undefined;
   private readonly releaseHooks: (() => void)[] = [];
 
   constructor(
@@ -44,19 +44,26 @@ export class ExperimentContext {
     return realEngineSource(this.suite, this.pool);
   }
 
+  /** The evaluation's held-out split: eval.split, else the suite's evaluation split. */
+  get evalSplit(): string {
+    return this.config.eval.split ?? this.suite.splits[1]!;
+  }
+
   /**
    * eval.games: the imported real games of `split` (registered with this thread's engine; pool
-   * workers register the same file), or undefined without the setting. Bad files fail by name.
+   * workers register the same file) and the file's sha256, or undefined without the setting. The
+   * file is read once per context; bad files fail by name.
    */
   async heldoutGames(split: string): Promise<{ tasks: TaskRef[]; sha256: string } | undefined> {
     const file = this.config.eval.games;
     if (!file) return undefined;
     if (!this.suite.loadGames) throw new ExperimentError('bad_config', `eval.games: ${this.config.env} has no imported games (only alfworld imports the paper's rows)`);
     if (!existsSync(file)) throw new ExperimentError('bad_config', `eval.games: ${file} does not exist (write it with \`diffworld env import ${this.config.env}\`)`);
-    this.games ??= this.suite.loadGames(file);
-    const tasks = (await this.games).filter((t) => t.split === split);
+    this.games ??= this.suite.loadGames(file).then((all) => ({ all, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') }));
+    const { all, sha256 } = await this.games;
+    const tasks = all.filter((t) => t.split === split);
     if (tasks.length === 0) throw new ExperimentError('bad_config', `eval.games: ${file} holds no ${split} games`);
-    return { tasks, sha256: createHash('sha256').update(readFileSync(file)).digest('hex') };
+    return { tasks, sha256 };
   }
 
   /** One line of the run's metrics.jsonl (training curves, evaluations), for the report's charts. */

@@ -1,7 +1,7 @@
 // Evaluation of a policy on the held-out split in the real engine (eval.tasks seeded games, the
-// engine's own or eval.games' imported ones; the rollout code of training), as one stage per policy. With eval.chunk the games are played chunk
-// by chunk, each stored when done, so a long evaluation continues over several invocations; the
-// merged result equals one pass.
+// engine's own or eval.games' imported ones; the rollout code of training), as one stage per
+// policy. With eval.chunk the games are played chunk by chunk, each stored when done, so a long
+// evaluation continues over several invocations; the merged result equals one pass.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@diffworld/dataset';
@@ -24,7 +24,7 @@ export async function playEvaluation(ctx: ExperimentContext, setup: PolicySetup,
   const c = ctx.config;
   const file = join(dir, `${label}.json`);
   if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as AgentEvaluation;
-  const split = c.eval.split ?? ctx.suite.splits[1]!;
+  const split = ctx.evalSplit;
   const games = (await ctx.heldoutGames(split))?.tasks;
   const opts = {
     source: ctx.realSource(),
@@ -67,7 +67,7 @@ export async function playEvaluation(ctx: ExperimentContext, setup: PolicySetup,
 export async function evaluationStage(ctx: ExperimentContext, setup: PolicySetup, policy: PolicyArtefact, label = policy.label): Promise<EvaluationArtefact> {
   const c = ctx.config;
   // The imported games count by content, not by path.
-  const games = (await ctx.heldoutGames(c.eval.split ?? ctx.suite.splits[1]!))?.sha256 ?? null;
+  const games = (await ctx.heldoutGames(ctx.evalSplit))?.sha256 ?? null;
   const inputs = { policy: policy.ref, label, env: c.env, seed: c.seed, eval: { ...c.eval, games }, rollout: c.rollout, provider: c.provider ?? null };
   const s = await ctx.runner.run(`eval-${label}`, inputs, async (dir) => (await playEvaluation(ctx, setup, label, await policy.params(), dir)).summary);
   return { label, outcome: s, evaluation: () => JSON.parse(readFileSync(join(s.dir, `${label}.json`), 'utf8')) as AgentEvaluation };
