@@ -24,7 +24,12 @@ export const BYTES_PER_ELEMENT: Readonly<Record<DType, number>> = {
 };
 
 export function isFloat(dtype: DType): boolean {
-  return dtype === 'float32' || dtype === 'float64' || dtype === 'float16' || dtype === 'bfloat16';
+  return dtype === 'float32' || dtype === 'float64' || isHalf(dtype);
+}
+
+/** The 16-bit float types (carried as raw Uint16 bits; no JS arithmetic matches them). */
+export function isHalf(dtype: DType): dtype is 'float16' | 'bfloat16' {
+  return dtype === 'float16' || dtype === 'bfloat16';
 }
 
 /** Typed-array data for a dtype; float16 and bfloat16 are carried as raw Uint16 bits. */

@@ -34,6 +34,7 @@ import {
   fromHalf,
   rotaryEmbedding,
 } from '../graph/index.js';
+import { isHalf } from '../dtype.js';
 
 /** SiLU, x·σ(x), with its closed-form gradient σ(x)·(1 + x − y): four passes where the derived rule takes six. */
 export function silu(x: Tensor): Tensor {
@@ -218,8 +219,6 @@ function maskedSoftmax(scores: Tensor, mask: Tensor | undefined): Tensor {
   if (mask.dtype === scores.dtype) return softmax(add(scores, mask), -1);
   return cast(softmax(add(cast(scores, mask.dtype), mask), -1), scores.dtype);
 }
-
-const isHalf = (d: Tensor['dtype']) => d === 'float16' || d === 'bfloat16';
 
 /**
  * dP − D in one GEMM, [dO, −D, 0…] · [V, 1, 0…]ᵀ: the row term rides along as one more column of

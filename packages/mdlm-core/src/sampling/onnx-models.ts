@@ -4,6 +4,7 @@
 //   cache 'none'  every call re-runs the row's whole committed sequence plus the new tokens —
 //                 the uncached reference the cached decoders must equal token for token.
 // Positions count from each row's first token; block alignment (block diffusion) likewise.
+import { isHalf } from '../dtype.js';
 import type { TransformerConfig } from '../nn/transformer.js';
 import { SamplingError } from './errors.js';
 import type { BidirectionalModel, BlockDecoder, BlockDiffusionModel, BlockItem, CausalDecoder, CausalItem, CausalModel } from './model.js';
@@ -89,7 +90,7 @@ async function cachedDecoder(config: TransformerConfig, weights: Weights, opts: 
 
 /** The host decoder's options: float32 or float64 only (half precision is the resident decoder's). */
 function hostDecoderOptions({ dtype, ...rest }: Omit<DecoderOptions, 'dtype'> & { dtype?: ResidentDtype }, what: string): DecoderOptions {
-  if (dtype === 'float16' || dtype === 'bfloat16')
+  if (dtype !== undefined && isHalf(dtype))
     throw new SamplingError('bad_option', `${what} computes in float32 or float64, not ${dtype}; half precision needs the resident decoder (decoder: resident)`);
   return { ...rest, ...(dtype ? { dtype } : {}) };
 }

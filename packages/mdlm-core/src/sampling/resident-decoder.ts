@@ -11,7 +11,7 @@
 // GEMMs (`dtype`), and decode steps replayed as CUDA graphs (`cudaGraph`, resident-graph-step.ts).
 import { encodeBfloat16, encodeFloat16 } from '../checkpoint/float-bits.js';
 import { cast, emitOnnx, Graph, less, sub, where } from '../graph/index.js';
-import { ONNX_DTYPE } from '../dtype.js';
+import { isHalf, ONNX_DTYPE } from '../dtype.js';
 import { encodeModel } from '../onnx/model.js';
 import { attentionLayerCount, decoderForward, headDimOf, type KvPair, transformerParams, type TransformerConfig } from '../nn/transformer.js';
 import { type BoundProvider, BoundSession, type BoundTensor, Copier, hostStaging } from '../runtime/capi/index.js';
@@ -663,7 +663,7 @@ function residentGraph(config: TransformerConfig, dtype: ResidentDtype, head: 'l
  */
 function growGraph(dtype: ResidentDtype): Uint8Array {
   const dims = ['rows', 'heads', 'cap', 'hd'];
-  const half = dtype === 'float16' || dtype === 'bfloat16';
+  const half = isHalf(dtype);
   const cast = (input: string, output: string, to: ResidentDtype) => ({ opType: 'Cast', inputs: [input], outputs: [output], attributes: { to: { type: 'int' as const, value: ONNX_DTYPE[to] } } });
   const pad = { opType: 'Pad', inputs: [half ? 'x32' : 'x', 'pads'], outputs: [half ? 'y32' : 'y'], attributes: { mode: { type: 'string' as const, value: 'constant' } } };
   return encodeModel({

@@ -1,6 +1,6 @@
 // Constant-folding helpers: evaluate elementwise ops on constant operands in JS (float64
 // arithmetic, stored back into the op's dtype).
-import { type DType, type TypedData, typedFrom } from '../../dtype.js';
+import { type DType, isHalf, type TypedData, typedFrom } from '../../dtype.js';
 import type { ConstOperand } from '../op.js';
 import { type Shape, numel } from '../shape.js';
 
@@ -21,7 +21,7 @@ function broadcastStrides(shape: readonly number[], outShape: readonly number[])
 }
 
 export function foldElementwise(inputs: readonly ConstOperand[], dtype: DType, shape: Shape, fn: (...xs: number[]) => number): TypedData | undefined {
-  if (dtype === 'float16' || dtype === 'bfloat16') return undefined; // no JS half-precision arithmetic that matches the runtime
+  if (isHalf(dtype)) return undefined; // no JS half-precision arithmetic that matches the runtime
   const outShape = shape as number[];
   const n = numel(outShape);
   if (n > 1 << 16) return undefined; // big constants are cheaper to compute at run time than to store
