@@ -114,7 +114,7 @@ describe('runGrpoTrain', () => {
     // The CLI's last line: every policy's held-out success with its interval, and where the report is.
     const last = resumed.log.trim().split('\n').at(-1)!;
     expect(last).toMatch(
-      /^grpo alfworld: eval_in_distribution, 2 games — base \d\/2 [\d.]+% \[[\d.]+, [\d.]+\] · sft \d\/2 .* · sft\+rl\(world model\) \d\/2 .* · sft\+rl\(real\) \d\/2 .* · sim-to-real [+-][\d.]+ pts — report \S*report\.md$/,
+      /^grpo alfworld: eval_in_distribution, 2 games — base \d\/2 [\d.]+% \[[\d.]+, [\d.]+\] · sft \d\/2 .* · sft\+rl\(world model\) \d\/2 .* · sft\+rl\(real\) \d\/2 .* · RL gain over SFT: world model [+-][\d.]+ pts \[[+-][\d.]+, [+-][\d.]+\], real [+-][\d.]+ pts \[[+-][\d.]+, [+-][\d.]+\] — report \S*report\.md$/,
     );
     expect(last).toContain(join(killedOut, 'report.md'));
     const a = finalWeights(killedOut);
@@ -126,5 +126,16 @@ describe('runGrpoTrain', () => {
     const c = micro();
     await runGrpoTrain({ config: { ...c, grpo: { ...c.grpo, lr: c.grpo.lr * 2 } }, out, log: (l) => changed.push(l) });
     expect(changed.filter((l) => / start \(/.test(l)).map((l) => l.slice(1, l.indexOf(']')))).toEqual(['grpo-world-model', 'eval-grpo-world-model', 'grpo-real', 'eval-grpo-real']);
+
+    // Only the real-engine arm, no base evaluation: no world-model stage is even looked up, and the
+    // arm's stages are the ones the full run made (grpo.arms and eval.base are not stage inputs).
+    const realOnly: string[] = [];
+    const only = await runGrpoTrain({ config: { ...c, grpo: { ...c.grpo, arms: ['real'] }, eval: { ...c.eval, base: false } }, out, log: (l) => realOnly.push(l) });
+    expect(realOnly.filter((l) => / start \(/.test(l))).toEqual([]);
+    expect(realOnly.map((l) => l.slice(1, l.indexOf(']'))).filter((s) => /^(data|train-|eval-base|grpo-world-model)/.test(s))).toEqual([]);
+    expect(only.report.policies.map((p) => p.name)).toEqual(['sft', 'sft+rl(real)']);
+    expect(only.report.rlGain.worldModel).toBeUndefined();
+    expect(only.report.rlGain.real?.pairs).toBe(2);
+    expect(only.reportMarkdown).toContain('World model: none.');
   }, 1_500_000);
 });

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '@diffworld/dataset';
 import { type AgentEvaluation, type MetricsRun, parseMetricsJsonl } from '@diffworld/eval';
 import type { ExperimentConfig } from './config/schema.js';
+import { ExperimentError } from './errors.js';
 import { checkMemoryBudget } from './memory.js';
 import { type InitialPolicy, loadInitialPolicy } from './policy-init.js';
 import { type PipelineReport, pipelineSummary, renderComparisonHtml, renderPipelineMarkdown } from './report/pipeline-report.js';
@@ -41,26 +42,50 @@ export interface GrpoTrainResult {
 /** The policies of one agent pipeline, in report order, with their held-out evaluations. */
 export const POLICY_NAMES = { base: 'base', sft: 'sft', 'grpo-world-model': 'sft+rl(world model)', 'grpo-real': 'sft+rl(real)' } as const;
 
+/** The GRPO runs a pipeline can start from the SFT policy, in report order. */
+export const GRPO_ARMS = ['world-model', 'real'] as const;
+export type GrpoArm = (typeof GRPO_ARMS)[number];
+
+/** What one pipeline runs: which GRPO arms, and whether the untrained policy is evaluated. */
+export interface PipelinePlan {
+  arms: readonly GrpoArm[];
+  evaluateBase: boolean;
+}
+
+/** The config's plan: `grpo.arms` (absent: every arm) and `eval.base` (absent: yes). */
+export function pipelinePlan(c: ExperimentConfig): PipelinePlan {
+  return { arms: GRPO_ARMS.filter((a) => c.grpo.arms?.includes(a) ?? true), evaluateBase: c.eval.base ?? true };
+}
+
 export interface AgentPipelineResult {
   evaluations: EvaluationArtefact[];
-  /** What each GRPO run's stage recorded (its signal: steps without reward variance, periodic evaluations). */
-  grpo: Record<'world-model' | 'real', GrpoResult>;
+  /** What each GRPO run's stage recorded (its signal: steps without reward variance, periodic evaluations); the arms that ran. */
+  grpo: Partial<Record<GrpoArm, GrpoResult>>;
 }
 
 /**
  * SFT, then GRPO in the world model and in the real engine from the SFT policy at the same budget,
  * each policy evaluated on the held-out split. Shared by `grpo train` and repro's RQ2 (one context
  * per seed): stages that do not read the world model are the same stages for every world model.
+ * `plan` picks the arms (the world-model arm needs `worldModel`) and whether the base is evaluated.
  */
-export async function agentPipeline(ctx: ExperimentContext, tok: TokenizerArtefact, worldModel: WorldModelArtefact, init?: InitialPolicy): Promise<AgentPipelineResult> {
+export async function agentPipeline(
+  ctx: ExperimentContext,
+  tok: TokenizerArtefact,
+  worldModel: WorldModelArtefact | undefined,
+  init?: InitialPolicy,
+  plan: PipelinePlan = pipelinePlan(ctx.config),
+): Promise<AgentPipelineResult> {
   const setup = policySetup(ctx, tok, init);
   const base = await basePolicyStage(ctx, setup, tok);
   const sft = await sftStage(ctx, setup, base);
-  const evaluations = [await evaluationStage(ctx, setup, base), await evaluationStage(ctx, setup, sft)];
-  const results = {} as Record<'world-model' | 'real', GrpoResult>;
-  for (const source of [{ kind: 'world-model' as const, model: worldModel }, { kind: 'real' as const }]) {
+  const evaluations = [...(plan.evaluateBase ? [await evaluationStage(ctx, setup, base)] : []), await evaluationStage(ctx, setup, sft)];
+  const results: AgentPipelineResult['grpo'] = {};
+  for (const arm of plan.arms) {
+    if (arm === 'world-model' && !worldModel) throw new ExperimentError('bad_config', "grpo.arms: 'world-model' needs a world model, and none was trained or given");
+    const source = arm === 'real' ? { kind: 'real' as const } : { kind: 'world-model' as const, model: worldModel! };
     const rl = await grpoStage(ctx, setup, sft, source);
-    results[source.kind] = (rl.ref as { result: GrpoResult }).result;
+    results[arm] = (rl.ref as { result: GrpoResult }).result;
     evaluations.push(await evaluationStage(ctx, setup, rl));
   }
   return { evaluations, grpo: results };
@@ -90,18 +115,22 @@ export async function runGrpoTrain(o: GrpoTrainOptions): Promise<GrpoTrainResult
   const ctx = new ExperimentContext(c, runner, log);
   try {
     const tok = await tokenizerStage(ctx);
-    const wm = await worldModelStages(ctx, tok);
+    const plan = pipelinePlan(c);
+    // Without the world-model arm nothing reads a world model: none is trained or opened.
+    const wm = plan.arms.includes('world-model') ? await worldModelStages(ctx, tok) : undefined;
     await ctx.releaseGraphs();
-    const agents = await agentPipeline(ctx, tok, wm, init);
+    const agents = await agentPipeline(ctx, tok, wm, init, plan);
     const evals: Record<string, AgentEvaluation> = {};
     for (const e of agents.evaluations) evals[POLICY_NAMES[e.label as keyof typeof POLICY_NAMES]] = e.evaluation();
-    const trained = wm.trained?.result;
+    const trained = wm?.trained?.result;
     const report = pipelineSummary(c, evals, {
       timings: runner.timings(),
-      grpoRuns: (['world-model', 'real'] as const).map((k) => ({ name: `GRPO in the ${k === 'real' ? 'real engine' : 'world model'}`, ...pick(agents.grpo[k]) })),
-      worldModel: trained
-        ? { source: 'trained here', objective: trained.objective, evalLoss: trained.evalLoss, finalLoss: trained.finalLoss, parameters: trained.parameters }
-        : { source: c.worldModel.urls ? `served at ${c.worldModel.urls}` : `loaded from ${c.worldModel.path}` },
+      grpoRuns: plan.arms.map((k) => ({ name: `GRPO in the ${k === 'real' ? 'real engine' : 'world model'}`, ...pick(agents.grpo[k]!) })),
+      worldModel: !wm
+        ? undefined
+        : trained
+          ? { source: 'trained here', objective: trained.objective, evalLoss: trained.evalLoss, finalLoss: trained.finalLoss, parameters: trained.parameters }
+          : { source: c.worldModel.urls ? `served at ${c.worldModel.urls}` : `loaded from ${c.worldModel.path}` },
     });
     const reportMarkdown = renderPipelineMarkdown(report);
     const reportHtml = await renderComparisonHtml(report, trainingCurves(o.out));

@@ -36,6 +36,8 @@ describe('diffworld grpo train', () => {
       [['--env', 'alfworld', '--set', 'grpo.epsilom=0.3'], 'grpo.epsilom: unknown key, did you mean epsilon?'],
       [['--env', 'alfworld', '--set', 'sft.lr="fast"'], 'sft.lr: must be a number, got "fast"'],
       [['--env', 'alfworld', '--set', 'grpo.groupSize=1'], 'grpo.groupSize: value must be ≥ 2, got 1'],
+      [['--env', 'alfworld', '--set', 'grpo.arms=["real","real"]'], 'grpo.arms: each arm at most once'],
+      [['--env', 'alfworld', '--set', 'grpo.arms=["sim"]'], 'grpo.arms[0]: must be one of "world-model", "real", got "sim"'],
       [['--env', 'alfworld', '--set', 'worldModel.train.maskRange=[0.5,0.1]'], 'worldModel.train.maskRange: must be [lo, hi] with 0 < lo < hi ≤ 1'],
       [['--env', 'mars'], '--env must be one of alfworld, sciworld, appworld'],
       [['--config', 'gpu'], 'a preset needs --env'],

@@ -150,10 +150,20 @@ const evaluation = z.strictObject({
    * eval_in_distribution games) instead of the engine's generated games of the split.
    */
   games: z.string().min(1).optional(),
+  /** Evaluate the untrained policy too (absent: yes); off saves a GPU run an evaluation of noise. */
+  base: z.boolean().optional(),
 });
 
 /** GRPO: the loss's and the trainer's own names (GrpoLossConfig, GrpoConfig), plus the schedule of the stage. */
 const grpo = z.strictObject({
+  /**
+   * Which GRPO runs start from the SFT policy (absent: both): 'world-model' (trains the world model
+   * first) and 'real'. Without 'world-model' no world model is trained or loaded; [] stops after SFT.
+   */
+  arms: z
+    .array(z.enum(['world-model', 'real']))
+    .refine((a) => new Set(a).size === a.length, 'each arm at most once')
+    .optional(),
   steps: int(0).default(20),
   /** Training-split tasks per step; each is played groupSize times. */
   tasksPerStep: int(1).default(2),

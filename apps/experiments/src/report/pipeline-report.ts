@@ -1,7 +1,7 @@
 // The pipeline's final report: each policy's success on the held-out real-engine split, overall and
 // per task type, with Wilson 95% intervals (eval's summaries), the RL gains and the sim-to-real gap,
 // as Markdown and as one self-contained HTML page (eval's SVG charts; the training curves appended).
-import type { EpisodeSummary } from '@diffworld/env-core';
+import { type EpisodeSummary, type PairedDifference, pairedDifference } from '@diffworld/env-core';
 import { type AgentEvaluation, type AgentSummary, type MetricsRun, SeriesColors, barChartCI, escapeXml, metricCharts } from '@diffworld/eval';
 import type { ExperimentConfig } from '../config/schema.js';
 
@@ -12,10 +12,10 @@ export interface PipelineReport {
   /** In report order: base, SFT, SFT + RL in the world model, SFT + RL in the real engine. */
   policies: { name: string; summary: AgentSummary }[];
   taskTypes: string[];
-  /** success(SFT+RL real) − success(SFT+RL world model), on the same held-out real games. */
-  simToRealGap: number;
-  /** success(policy) − success(SFT) for both RL policies. */
-  rlGain: { worldModel: number; real: number };
+  /** success(SFT+RL real) − success(SFT+RL world model), paired on the same held-out real games (both arms ran). */
+  simToRealGap?: PairedDifference;
+  /** success(policy) − success(SFT) paired game by game, for each RL policy that ran. */
+  rlGain: { worldModel?: PairedDifference; real?: PairedDifference };
   timings: Record<string, number>;
   grpo: { steps: number; groupSize: number; tasksPerStep: number; beta: number; temperature: number };
   /** How much signal each GRPO run had: steps whose groups all had equal rewards changed no weight. */
@@ -64,7 +64,8 @@ export function pipelineSummary(c: ExperimentConfig, evals: Readonly<Record<stri
   const policies = Object.entries(evals).map(([name, e]) => ({ name, summary: e.summary }));
   const types: string[] = [];
   for (const p of policies) for (const t of Object.keys(p.summary.byTaskType)) if (!types.includes(t)) types.push(t);
-  const rate = (name: string) => evals[name]?.summary.overall.successRate ?? Number.NaN;
+  // B − A on the games both played; absent when either policy did not run.
+  const gain = (b: string, a: string) => (evals[a] && evals[b] ? pairedDifference(evals[a].records, evals[b].records) : undefined);
   const first = policies[0]!.summary;
   return {
     env: c.env,
@@ -72,8 +73,8 @@ export function pipelineSummary(c: ExperimentConfig, evals: Readonly<Record<stri
     episodes: first.overall.episodes,
     policies,
     taskTypes: types,
-    simToRealGap: rate('sft+rl(real)') - rate('sft+rl(world model)'),
-    rlGain: { worldModel: rate('sft+rl(world model)') - rate('sft'), real: rate('sft+rl(real)') - rate('sft') },
+    ...optional('simToRealGap', gain('sft+rl(real)', 'sft+rl(world model)')),
+    rlGain: { ...optional('worldModel', gain('sft+rl(world model)', 'sft')), ...optional('real', gain('sft+rl(real)', 'sft')) },
     timings: facts.timings,
     grpo: { steps: c.grpo.steps, groupSize: c.grpo.groupSize, tasksPerStep: c.grpo.tasksPerStep, beta: c.grpo.beta, temperature: c.grpo.temperature },
     grpoRuns: facts.grpoRuns,
@@ -82,8 +83,13 @@ export function pipelineSummary(c: ExperimentConfig, evals: Readonly<Record<stri
   };
 }
 
+const optional = <K extends string, V>(k: K, v: V | undefined) => (v === undefined ? {} : ({ [k]: v } as Record<K, V>));
+
 const cell = (s: EpisodeSummary | undefined) => (s ? `${pct(s.successRate)} [${pct(s.successCI95[0])}, ${pct(s.successCI95[1])}] (${s.wins}/${s.episodes})` : '–');
-const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)} pts`;
+const points = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`;
+/** `+7.1 pts [+2.0, +12.3] (12 won / 2 lost of 140 paired)`, or `not run`. */
+const signed = (d: PairedDifference | undefined) =>
+  d ? `${points(d.difference)} pts [${points(d.ci95[0])}, ${points(d.ci95[1])}] (${d.onlyB} won / ${d.onlyA} lost of ${d.pairs} paired)` : 'not run';
 
 function rows(r: PipelineReport): [string, (p: PipelineReport['policies'][number]) => EpisodeSummary | undefined][] {
   return [['all', (p) => p.summary.overall], ...r.taskTypes.map((t): [string, (p: PipelineReport['policies'][number]) => EpisodeSummary | undefined] => [t, (p) => p.summary.byTaskType[t]])];
@@ -92,12 +98,16 @@ function rows(r: PipelineReport): [string, (p: PipelineReport['policies'][number
 /**
  * The run in one line, the CLI's last: where the report is and each policy's held-out success,
  * e.g. `grpo alfworld: eval_in_distribution, 16 games — base 0/16 0.0% [0.0, 19.4] · sft … ·
- * sim-to-real +0.0 pts — report tmp/grpo-alfworld/report.md`.
+ * RL gain over SFT: real +6.3 pts [-1.2, 14.0] — report tmp/grpo-alfworld/report.md`.
  */
 export function pipelineSummaryLine(r: PipelineReport, reportPath: string): string {
   const ci = (s: EpisodeSummary) => `${s.wins}/${s.episodes} ${pct(s.successRate)} [${(s.successCI95[0] * 100).toFixed(1)}, ${(s.successCI95[1] * 100).toFixed(1)}]`;
   const policies = r.policies.map((p) => `${p.name} ${ci(p.summary.overall)}`).join(' · ');
-  return `grpo ${r.env}: ${r.split}, ${r.episodes} games — ${policies} · sim-to-real ${signed(r.simToRealGap)} — report ${reportPath}`;
+  const gains = (['worldModel', 'real'] as const).flatMap((k) => {
+    const d = r.rlGain[k];
+    return d ? [`${k === 'real' ? 'real' : 'world model'} ${points(d.difference)} pts [${points(d.ci95[0])}, ${points(d.ci95[1])}]`] : [];
+  });
+  return `grpo ${r.env}: ${r.split}, ${r.episodes} games — ${policies}${gains.length ? ` · RL gain over SFT: ${gains.join(', ')}` : ''} — report ${reportPath}`;
 }
 
 export function renderPipelineMarkdown(r: PipelineReport): string {
@@ -114,7 +124,7 @@ export function renderPipelineMarkdown(r: PipelineReport): string {
     `|---|${r.policies.map(() => '---').join('|')}|`,
     ...rows(r).map(([name, get]) => `| ${name} | ${r.policies.map((p) => cell(get(p))).join(' | ')} |`),
     '',
-    `- RL gain over SFT: world model ${signed(r.rlGain.worldModel)}, real engine ${signed(r.rlGain.real)}`,
+    `- RL gain over SFT (paired on the same games, Newcombe 95% interval; won / lost: games only the RL policy won / only SFT won): world model ${signed(r.rlGain.worldModel)}, real engine ${signed(r.rlGain.real)}`,
     `- Sim-to-real gap (RL in the real engine − RL in the world model, both measured in the real engine): ${signed(r.simToRealGap)}`,
     '',
     '## GRPO signal and the world model',
@@ -173,7 +183,7 @@ ${r.warnings.length ? `<h2>What this run cannot tell</h2><ul id="warnings">${r.w
 <h2>Success</h2>
 ${table}
 ${chart}
-<p>RL gain over SFT: world model ${escapeXml(signed(r.rlGain.worldModel))}, real engine ${escapeXml(signed(r.rlGain.real))}. Sim-to-real gap (real − world model, both measured in the real engine): <b>${escapeXml(signed(r.simToRealGap))}</b>.</p>
+<p>RL gain over SFT (paired, Newcombe 95% interval): world model ${escapeXml(signed(r.rlGain.worldModel))}, real engine ${escapeXml(signed(r.rlGain.real))}. Sim-to-real gap (real − world model, both measured in the real engine): <b>${escapeXml(signed(r.simToRealGap))}</b>.</p>
 <p>${escapeXml(worldModelLine(r))}</p>
 <h2>Stage timings</h2>
 ${timings}

@@ -8,7 +8,7 @@
 import { wilsonInterval } from '@diffworld/env-core';
 import type { AgentEvaluation } from '@diffworld/eval';
 import type { ExperimentConfig } from '../config/schema.js';
-import { agentPipeline } from '../grpo-train.js';
+import { GRPO_ARMS, agentPipeline } from '../grpo-train.js';
 import type { InitialPolicy } from '../policy-init.js';
 import { ExperimentContext } from '../stages/context.js';
 import type { StageOutcome, StageRunner } from '../stages/runner.js';
@@ -66,7 +66,8 @@ export async function runRq2(
     try {
       for (const obj of ['bd3', 'ar'] as const) {
         log(`[rq2] seed ${seed}, GRPO in the ${obj} world model`);
-        const r = await agentPipeline(ctx, tok, worldModelArtefact(ctx, tok, worldModels[obj]), init);
+        // RQ2 compares every policy: every arm runs and the base is evaluated, whatever grpo.arms says.
+        const r = await agentPipeline(ctx, tok, worldModelArtefact(ctx, tok, worldModels[obj]), init, { arms: GRPO_ARMS, evaluateBase: true });
         const ev = Object.fromEntries(r.evaluations.map((e) => [e.label, e.evaluation()]));
         if (obj === 'bd3') {
           add('base', ev['base']!);

@@ -69,13 +69,16 @@ export async function grpoStage(ctx: ExperimentContext, setup: PolicySetup, sft:
   const c = ctx.config;
   const name = source.kind === 'real' ? 'grpo-real' : 'grpo-world-model';
   const w = c.worldModel;
+  // Which arms run and whether the base policy is evaluated do not change how this arm trains.
+  const { arms: _, ...grpo } = c.grpo;
+  const { base: _base, ...evaluation } = c.eval;
   const inputs = {
     sft: sft.ref,
     env: c.env,
     seed: c.seed,
-    grpo: c.grpo,
+    grpo,
     rollout: c.rollout,
-    eval: c.eval,
+    eval: evaluation,
     provider: c.provider ?? null,
     source: source.kind === 'real' ? 'real' : { model: source.model.ref, sampling: w.sampling, useResponder: w.useResponder, maxPromptTokens: w.maxPromptTokens },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { episodeRecord, parseEpisodeRecord, summarizeEpisodes, wilsonInterval } from './episode.js';
+import { episodeRecord, pairedDifference, parseEpisodeRecord, summarizeEpisodes, wilsonInterval } from './episode.js';
 import { withStepLimit } from './step-limit.js';
 import type { StepResult, TaskRef, TextEnv } from './types.js';
 
@@ -64,5 +64,65 @@ describe('withStepLimit', () => {
     expect(last.done).toBe(true);
     expect(last.info.truncated).toBe(true);
     await expect(limited.step('c')).rejects.toThrow(/2-step limit/);
+  });
+});
+
+describe('pairedDifference', () => {
+  // Paired outcomes from counts of the 2×2 table: both won, only B, only A, neither.
+  const table = (both: number, onlyB: number, onlyA: number, neither: number) => {
+    const a: { task_id: string; seed: number; won: boolean }[] = [];
+    const b: typeof a = [];
+    const add = (n: number, wa: boolean, wb: boolean) => {
+      for (let i = 0; i < n; i++) {
+        const id = `t${a.length}`;
+        a.push({ task_id: id, seed: 0, won: wa });
+        b.push({ task_id: id, seed: 0, won: wb });
+      }
+    };
+    add(both, true, true);
+    add(onlyB, false, true);
+    add(onlyA, true, false);
+    add(neither, false, false);
+    return { a, b };
+  };
+  const ofTable = (both: number, onlyB: number, onlyA: number, neither: number) => {
+    const { a, b } = table(both, onlyB, onlyA, neither);
+    return pairedDifference(a, b);
+  };
+
+  it('pairs by task and seed, counts the discordant pairs and ignores unpaired tasks', () => {
+    const { a, b } = table(3, 4, 1, 12);
+    const d = pairedDifference(a, [...b, { task_id: 'other', seed: 0, won: true }]);
+    expect(d).toMatchObject({ pairs: 20, onlyB: 4, onlyA: 1 });
+    expect(d.difference).toBeCloseTo(3 / 20, 12);
+    expect(d.ci95[0]).toBeLessThan(d.difference);
+    expect(d.ci95[1]).toBeGreaterThan(d.difference);
+    // The same records in another order pair the same way.
+    expect(pairedDifference([...a].reverse(), b)).toEqual(d);
+  });
+
+  it('agrees with the paired Wald interval when n is large and the rates are away from 0 and 1', () => {
+    const n = 10000;
+    const d = ofTable(3000, 2500, 1500, 3000);
+    const diff = (2500 - 1500) / n;
+    const se = Math.sqrt(((2500 + 1500) / n - diff * diff) / n);
+    expect(d.ci95[0]).toBeCloseTo(diff - 1.959963984540054 * se, 3);
+    expect(d.ci95[1]).toBeCloseTo(diff + 1.959963984540054 * se, 3);
+  });
+
+  it('stays inside [-1, 1] and is not degenerate where Wald is (all pairs equal, or all discordant)', () => {
+    const equal = ofTable(0, 0, 0, 30);
+    expect(equal.difference).toBe(0);
+    expect(equal.ci95[0]).toBeLessThan(0);
+    expect(equal.ci95[1]).toBeGreaterThan(0);
+    const allB = ofTable(0, 30, 0, 0);
+    expect(allB.difference).toBe(1);
+    expect(allB.ci95[1]).toBe(1);
+    expect(allB.ci95[0]).toBeGreaterThan(0.8);
+    expect(allB.ci95[0]).toBeLessThan(1);
+    // A gain of 10 in 140 games (12 won, 2 lost) excludes 0.
+    const gain = ofTable(40, 12, 2, 86);
+    expect(gain.ci95[0]).toBeGreaterThan(0);
+    expect(pairedDifference([], []).ci95).toEqual([-1, 1]);
   });
 });

@@ -3,7 +3,7 @@
 export * from './types.js';
 export { Rng, hashSeed } from './rng.js';
 export { stripThink, extractActionLine, proseBeforeAction, trimEndChars, trimStartChars } from './actions.js';
-export { episodeRecord, parseEpisodeRecord, summarizeEpisodes, wilsonInterval } from './episode.js';
+export { episodeRecord, pairedDifference, parseEpisodeRecord, summarizeEpisodes, wilsonInterval, type PairedDifference } from './episode.js';
 export type { EpisodeRecord, EpisodeSummary, RecordCheck } from './episode.js';
 export { withStepLimit } from './step-limit.js';
 export { requireActionString } from './action-type.js';
