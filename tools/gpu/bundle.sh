@@ -30,7 +30,7 @@ for f in load.bench load-client; do
     --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/$f.mjs" --log-level=warning \
     "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 done
-cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh "$out/"
+cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh tools/gpu/run-agent.sh "$out/"
 # The CLI, to run `wm train` etc. there; better-sqlite3 (AppWorld's engine) is native: ship its build.
 printf "import { main } from '../apps/cli/src/main.ts';\nprocess.exitCode = await main(process.argv.slice(2));\n" > "$out/cli-entry.ts"
 npx esbuild "$out/cli-entry.ts" --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \

@@ -3,7 +3,7 @@
 # an AR world model trained on episode-layout rows (every observation a target), BD3 adapted from
 # it, both scored greedily by `eval wm` (the world model alone: no local responder) on held-out
 # transitions of unseen games (eval_out_of_distribution, one row per step), then the decoding
-# benchmark on those models against transformers. Each stage is skipped once its output exists and
+# benchmark on those models against transformers (once BD3 is done). Each stage is skipped once its output exists and
 # a killed training resumes, so calls of ≤ 10 minutes continue where the last stopped; training
 # stops at its step count or at the call's deadline (DEADLINE seconds from the start, default 540).
 # Results go to $OUT. CONFIG names the model (default fidelity-wm.json, 12×768; decode-wm.json is
@@ -52,18 +52,21 @@ score() { # dir name
   cp "$w/eval-$2/eval_summary.json" "$out/eval-$2.json" 2>/dev/null
   cp "$w/eval-$2/heldout_outputs.jsonl" "$out/outputs-$2.jsonl" 2>/dev/null
 }
+# The decoding benchmark on the AR model and the BD3 model adapted from it (when that trained), once
+# both exist: issue 29 compares BD3 dynamic with BD3 static and with our AR. Seven decoders of AR and
+# BD3 at three batch sizes take a few minutes: the stage starts only with 300 s left.
+decode_bench() {
+  if [ -z "${SKIP_DECODE:-}" ] && [ ! -f "$w/decode.json" ] && [ "$(left)" -gt 300 ]; then
+  bd3=(); [ -f "$w/bd3/model/model.safetensors" ] && bd3=(--bd3 "$w/bd3/model")
+  common=(--ar "$w/ar/model" "${bd3[@]}" --n 64 --provider cuda --max-new 96 --single 4)
+  [ -f "$w/prompts.json" ] || ./node decode.bench.mjs "${common[@]}" --rows "$w/heldout.jsonl" --write-prompts "$w/prompts.json" --decoders resident --batches 1 >/dev/null
+  [ -f "$w/hf.json" ] || /opt/torch/.venv/bin/python3 hf_generate.py --model "$w/ar/model" --prompts "$w/prompts.json" --batches 1,16,64 --single 4 --out "$w/hf.json" 2>&1 | grep transformers
+  [ -f "$w/decode.json" ] || ./node decode.bench.mjs "${common[@]}" --prompts "$w/prompts.json" --reference "$w/hf.json" --batches 1,16,64 \
+    --decoders "${DECODERS:-resident,resident-f16,resident-bf16,resident-graph,resident-f16-graph,resident-bf16-graph,host}" --host-batches 1 --out "$w/decode.json" 2>&1 | tail -n 60
+  cp "$w/decode.json" "$w/hf.json" "$out/" 2>/dev/null
+  fi
+}
 train ar "$w/ar" ${AR_STEPS:-1500} --tokenizer "$w/tokenizer.json" && score "$w/ar" ar || exit 0
-# The decoding benchmark right after the AR model (BD3 joins it when it exists), then BD3.
-# Seven decoders of AR (and BD3) at three batch sizes take a few minutes: the stage starts only with 300 s left.
-if [ -z "${SKIP_DECODE:-}" ] && [ ! -f "$w/decode.json" ] && [ "$(left)" -gt 300 ]; then
-bd3=(); [ -f "$w/bd3/model/model.safetensors" ] && bd3=(--bd3 "$w/bd3/model")
-common=(--ar "$w/ar/model" "${bd3[@]}" --n 64 --provider cuda --max-new 96 --single 4)
-[ -f "$w/prompts.json" ] || ./node decode.bench.mjs "${common[@]}" --rows "$w/heldout.jsonl" --write-prompts "$w/prompts.json" --decoders resident --batches 1 >/dev/null
-[ -f "$w/hf.json" ] || /opt/torch/.venv/bin/python3 hf_generate.py --model "$w/ar/model" --prompts "$w/prompts.json" --batches 1,16,64 --single 4 --out "$w/hf.json" 2>&1 | grep transformers
-[ -f "$w/decode.json" ] || ./node decode.bench.mjs "${common[@]}" --prompts "$w/prompts.json" --reference "$w/hf.json" --batches 1,16,64 \
-  --decoders "${DECODERS:-resident,resident-f16,resident-bf16,resident-graph,resident-f16-graph,resident-bf16-graph,host}" --host-batches 1 --out "$w/decode.json" 2>&1 | tail -n 60
-cp "$w/decode.json" "$w/hf.json" "$out/" 2>/dev/null
-fi
 # SERVE_BENCH=1: wm serve on CUDA under 64 clients with the AR model and the held-out prompts —
 # dynamic batching against none, then continuous batching against dynamic (issue 29).
 if [ -n "${SERVE_BENCH:-}" ] && [ ! -f "$w/serve.txt" ] && [ "$(left)" -gt 200 ]; then
@@ -74,7 +77,9 @@ fi
 # BD3 adapted from AR: the token shift is on (--token-shift auto with an AR --init). BD3_ARGS adds
 # flags (e.g. --batch-size 8: 16 rows of 2 × 2,048 tokens ran out of memory on the H200).
 # shellcheck disable=SC2086
-train bd3 "$w/bd3" ${BD3_STEPS:-400} --init "$w/ar/model" --cuda-graph off ${BD3_ARGS:-} && score "$w/bd3" bd3 || exit 0
+train bd3 "$w/bd3" ${BD3_STEPS:-400} --init "$w/ar/model" --cuda-graph off ${BD3_ARGS:-} && score "$w/bd3" bd3
+decode_bench
+[ -f "$w/bd3/model/model.safetensors" ] || exit 0
 # BD3 from scratch (SCRATCH_STEPS > 0): the same size and data, random weights, no token shift.
 # shellcheck disable=SC2086
 [ "${SCRATCH_STEPS:-0}" -gt 0 ] || exit 0

@@ -54,6 +54,9 @@ describe('pipelineSummary', () => {
     const md = renderPipelineMarkdown(r);
     expect(md).toMatch(/world model not run, real engine \+7\.1 pts \[\+[\d.]+, \+[\d.]+\] \(12 won \/ 2 lost of 140 paired\)/);
     expect(md).toContain('World model: none.');
+    expect(md).toMatch(/GRPO: \d+ steps × /);
+    const sftOnly = renderPipelineMarkdown(pipelineSummary(config, { sft: evals.sft }, { timings: {}, grpoRuns: [], worldModel: undefined }));
+    expect(sftOnly).toContain('GRPO: not run (grpo.arms is empty).');
     expect(pipelineSummaryLine(r, 'r.md')).toMatch(/ · RL gain over SFT: real \+7\.1 pts \[\+[\d.]+, \+[\d.]+\] — report r\.md$/);
   });
 });

@@ -115,7 +115,7 @@ export function renderPipelineMarkdown(r: PipelineReport): string {
   const lines = [
     `# DiffWorld GRPO pipeline: ${r.env}`,
     '',
-    `Held-out split **${r.split}**, ${r.episodes} real-engine episodes per policy. GRPO: ${r.grpo.steps} steps × ${r.grpo.tasksPerStep} tasks × group ${r.grpo.groupSize}, β ${r.grpo.beta}, T ${r.grpo.temperature}.`,
+    `Held-out split **${r.split}**, ${r.episodes} real-engine episodes per policy. ${grpoLine(r)}`,
     '',
     ...(r.warnings.length ? ['## What this run cannot tell', '', ...r.warnings.map((w) => `- **${w}**`), ''] : []),
     '## Success (95% Wilson interval, wins/episodes)',
@@ -143,6 +143,12 @@ export function renderPipelineMarkdown(r: PipelineReport): string {
     '',
   ];
   return lines.join('\n');
+}
+
+/** The GRPO budget, or that no GRPO arm ran (grpo.arms []). */
+function grpoLine(r: PipelineReport): string {
+  if (r.grpoRuns.length === 0) return 'GRPO: not run (grpo.arms is empty).';
+  return `GRPO: ${r.grpo.steps} steps × ${r.grpo.tasksPerStep} tasks × group ${r.grpo.groupSize}, β ${r.grpo.beta}, T ${r.grpo.temperature}.`;
 }
 
 function worldModelLine(r: PipelineReport): string {
@@ -178,7 +184,7 @@ export async function renderComparisonHtml(r: PipelineReport, curves: readonly M
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>DiffWorld GRPO pipeline: ${escapeXml(r.env)}</title><style>${CSS}</style></head><body>
 <h1>DiffWorld GRPO pipeline: ${escapeXml(r.env)}</h1>
-<p>Held-out split <b>${escapeXml(r.split)}</b>, ${r.episodes} real-engine episodes per policy · GRPO ${r.grpo.steps} steps × ${r.grpo.tasksPerStep} tasks × group ${r.grpo.groupSize}, β ${r.grpo.beta}.</p>
+<p>Held-out split <b>${escapeXml(r.split)}</b>, ${r.episodes} real-engine episodes per policy · ${escapeXml(grpoLine(r))}</p>
 ${r.warnings.length ? `<h2>What this run cannot tell</h2><ul id="warnings">${r.warnings.map((w) => `<li><b>${escapeXml(w)}</b></li>`).join('')}</ul>` : ''}
 <h2>Success</h2>
 ${table}
