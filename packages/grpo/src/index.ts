@@ -44,6 +44,6 @@ export {
 export { ChatTurnCodec, type ChatCodecOptions } from './chat-codec.js';
 // Rollout sources (the real engine or a world model behind the env's agent harness), the
 // evaluation of a policy's weights on held-out tasks, policies on disk.
-export { AgentFramedEnv, realEngineSource, worldModelSource, applySuiteReward, type RolloutSource, type WorldModelSource, type TransitionCounts } from './sources.js';
+export { AgentFramedEnv, expertDemonstrations, realEngineSource, worldModelSource, applySuiteReward, type RolloutSource, type WorldModelSource, type TransitionCounts } from './sources.js';
 export { evaluatePolicy, evalTasks, mergeEvaluations, type PolicyEvalOptions } from './evaluate.js';
 export { savePolicy, loadPolicy, type StoredPolicy } from './policy-store.js';

@@ -6,7 +6,7 @@
 // harness's next user turn. The same wrapper frames the real engine and the world-model env, so a
 // policy cannot tell them apart and the reward is the suite's reward over the same message list.
 import type { EnvSuite, Observation, SampleOptions, StepResult, TaskRef, TextEnv, WorldModel, WorldModelRequest } from '@diffworld/env-core';
-import type { Episode } from './rollout.js';
+import { type Episode, type RolloutLimits, type TurnCodec, demonstration } from './rollout.js';
 
 export class AgentFramedEnv implements TextEnv {
   readonly name: string;
@@ -67,6 +67,31 @@ export interface RolloutSource {
  */
 export function realEngineSource(suite: EnvSuite, pool?: { makeEnv(): TextEnv }): RolloutSource {
   return { name: 'real', suite, makeEnv: pool ? () => pool.makeEnv() : () => new AgentFramedEnv(suite, suite.createEnv()) };
+}
+
+/**
+ * The expert's demonstrations of `tasks` in the real engine behind the agent harness, recorded as
+ * rollouts record episodes (`demonstration`): what SFT trains on, and under a config's limits the
+ * policy's ceiling (an episode ends at the turn limit or when the window is full).
+ */
+export async function expertDemonstrations(suite: EnvSuite, tasks: readonly TaskRef[], codec: TurnCodec & { encodeTurn(text: string): number[] }, limits: RolloutLimits): Promise<Episode[]> {
+  const real = realEngineSource(suite);
+  const out: Episode[] = [];
+  for (const t of tasks) {
+    const env = real.makeEnv();
+    out.push(
+      await demonstration(
+        env,
+        t,
+        suite.expert(t).map((a) => suite.agent.formatAction(a)),
+        codec,
+        limits,
+        t.seed,
+      ),
+    );
+    await env.close?.();
+  }
+  return out;
 }
 
 /** The transitions a world-model source played, and how many of them the world model itself answered (the rest came from the env's local responder). */

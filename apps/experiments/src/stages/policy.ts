@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Rng } from '@diffworld/dataset';
-import { ChatTurnCodec, type Episode, PolicyScorer, demonstration, episodeTargets, loadPolicy, realEngineSource, savePolicy, sftPolicyDir, trainSft } from '@diffworld/grpo';
+import { ChatTurnCodec, PolicyScorer, episodeTargets, expertDemonstrations, loadPolicy, savePolicy, sftPolicyDir, trainSft } from '@diffworld/grpo';
 import { type ModelConfig, initialWeights, latestCheckpoint, parseHfConfig } from '@diffworld/mdlm-core';
 import { type ExperimentContext, fmt } from './context.js';
 import { type StageOutcome, artefact } from './runner.js';
@@ -74,23 +74,8 @@ export async function sftStage(ctx: ExperimentContext, setup: PolicySetup, base:
     const rng = new Rng(c.seed).fork('sft');
     const pool = ctx.suite.tasks(ctx.suite.splits[0]!);
     const tasks = rng.sample(pool, Math.min(c.sft.demos, pool.length));
-    const real = realEngineSource(ctx.suite);
-    const demos: Episode[] = [];
-    let wins = 0;
-    for (const t of tasks) {
-      const env = real.makeEnv();
-      const d = await demonstration(
-        env,
-        t,
-        ctx.suite.expert(t).map((a) => ctx.suite.agent.formatAction(a)),
-        setup.codec,
-        c.rollout,
-        t.seed,
-      );
-      if (d.won) wins++;
-      demos.push(d);
-      await env.close?.();
-    }
+    const demos = await expertDemonstrations(ctx.suite, tasks, setup.codec, c.rollout);
+    const wins = demos.filter((d) => d.won).length;
     ctx.log(`[sft] ${demos.length} expert demonstrations, ${wins} won within ${c.rollout.maxTurns} turns`);
     // mdlm-core's trainer on the demonstrations' own ids (packed rows, the fast step on CUDA); a
     // killed run resumes from its latest checkpoint in run/ and ends on the same weights.

@@ -8,8 +8,7 @@ import type { TaskRef } from '@diffworld/env-core';
 import { envSuite } from '@diffworld/envs';
 import { Tokenizer } from '@diffworld/tokenizer';
 import { ChatTurnCodec } from '../chat-codec.js';
-import { demonstration } from '../rollout.js';
-import { realEngineSource } from '../sources.js';
+import { expertDemonstrations } from '../sources.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -31,22 +30,9 @@ const tasks = limit ? all.slice(0, Number(limit)) : all;
 const tok = Tokenizer.fromJson(JSON.parse(readFileSync(tokPath, 'utf8')), tokPath);
 const codec = new ChatTurnCodec(tok, { system: suite.agent.system() });
 const limits = { maxTurns: Number(turns), maxSeqLen: Number(window), maxTokensPerTurn: 128 };
-let wins = 0;
-const lengths: number[] = [];
-for (const t of tasks) {
-  const e = realEngineSource(suite).makeEnv();
-  const d = await demonstration(
-    e,
-    t,
-    suite.expert(t).map((a) => suite.agent.formatAction(a)),
-    codec,
-    limits,
-    t.seed,
-  );
-  if (d.won) wins++;
-  lengths.push(d.ids.length);
-  await e.close?.();
-}
+const demos = await expertDemonstrations(suite, tasks, codec, limits);
+const wins = demos.filter((d) => d.won).length;
+const lengths = demos.map((d) => d.ids.length);
 lengths.sort((a, b) => a - b);
 console.log(
   `${env} ${split}${gamesFile ? ` (${gamesFile})` : ''}: the expert wins ${wins}/${tasks.length} within ${turns} turns and a ${window}-token window; demonstration tokens median ${lengths[lengths.length >> 1]}, max ${lengths.at(-1)}`,

@@ -27,10 +27,10 @@ import { cachedPolicy } from '../cached-policy.js';
 import { ChatTurnCodec } from '../chat-codec.js';
 import { evaluatePolicy } from '../evaluate.js';
 import { loadPolicy, savePolicy } from '../policy-store.js';
-import { type Episode, demonstration } from '../rollout.js';
+import type { Episode } from '../rollout.js';
 import { PolicyScorer } from '../score.js';
 import { episodeTargets, sftPolicyDir, trainSft } from '../sft.js';
-import { realEngineSource } from '../sources.js';
+import { expertDemonstrations, realEngineSource } from '../sources.js';
 
 type Json = Record<string, unknown>;
 const args = process.argv.slice(2);
@@ -77,24 +77,7 @@ const model = parseHfConfig({ ...policyCfg.model, vocab_size: tok.vocabSize }, '
 const t0 = performance.now();
 const since = () => `${((performance.now() - t0) / 1000).toFixed(0)} s`;
 
-async function demos(tasks: readonly TaskRef[]): Promise<Episode[]> {
-  const out: Episode[] = [];
-  for (const t of tasks) {
-    const e = realEngineSource(suite).makeEnv();
-    out.push(
-      await demonstration(
-        e,
-        t,
-        suite.expert(t).map((a) => suite.agent.formatAction(a)),
-        codec,
-        rolloutCfg,
-        t.seed,
-      ),
-    );
-    await e.close?.();
-  }
-  return out;
-}
+const demos = (tasks: readonly TaskRef[]) => expertDemonstrations(suite, tasks, codec, rolloutCfg);
 
 const describe = (name: string, ds: readonly Episode[]) => {
   const lengths = ds.map((d) => d.ids.length);

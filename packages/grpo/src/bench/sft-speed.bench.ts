@@ -16,9 +16,8 @@ import { constant, initialWeights, parseHfConfig } from '@diffworld/mdlm-core';
 import { Tokenizer } from '@diffworld/tokenizer';
 import { ChatTurnCodec } from '../chat-codec.js';
 import { savePolicy } from '../policy-store.js';
-import { type Episode, demonstration } from '../rollout.js';
 import { SftTrainer, trainSft } from '../sft.js';
-import { realEngineSource } from '../sources.js';
+import { expertDemonstrations } from '../sources.js';
 
 const [configPath, tokenizerPath, stepsArg] = process.argv.slice(2);
 if (!configPath || !tokenizerPath) throw new Error('usage: sft-speed.bench.ts <experiments config.json> <tokenizer.json> [steps, default 6]');
@@ -40,11 +39,7 @@ const init = initialWeights(model, c.policy.seed ?? 0);
 // The SFT stage's demonstrations: a seeded sample of the training split, played by the expert.
 const rng = new Rng(c.seed ?? 0).fork('sft');
 const pool = suite.tasks(suite.splits[0]!);
-const demos: Episode[] = [];
-for (const t of rng.sample(pool, Math.min(c.sft.demos, pool.length))) {
-  const actions = suite.expert(t).map((a) => suite.agent.formatAction(a));
-  demos.push(await demonstration(realEngineSource(suite).makeEnv(), t, actions, codec, c.rollout, t.seed));
-}
+const demos = await expertDemonstrations(suite, rng.sample(pool, Math.min(c.sft.demos, pool.length)), codec, c.rollout);
 const lengths = demos.map((d) => d.ids.length);
 console.log(
   `${demos.length} demonstrations, ${Math.min(...lengths)}–${Math.max(...lengths)} tokens (mean ${Math.round(lengths.reduce((a, b) => a + b, 0) / lengths.length)}), window ${c.rollout.maxSeqLen}`,
