@@ -30,7 +30,7 @@ for f in load.bench load-client; do
     --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/$f.mjs" --log-level=warning \
     "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 done
-cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh tools/gpu/run-agent.sh "$out/"
+cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh tools/gpu/run-agent.sh tools/gpu/cuda-env.sh "$out/"
 # The CLI, to run `wm train` etc. there; better-sqlite3 (AppWorld's engine) is native: ship its build.
 printf "import { main } from '../apps/cli/src/main.ts';\nprocess.exitCode = await main(process.argv.slice(2));\n" > "$out/cli-entry.ts"
 npx esbuild "$out/cli-entry.ts" --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \
@@ -109,7 +109,7 @@ cat > "$out/run-gpu-train.sh" <<'SH'
 set -euo pipefail
 cd "$(dirname "$0")"
 export VK_DRIVER_FILES=${VK_DRIVER_FILES:-/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json} XDG_RUNTIME_DIR=/tmp
-export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
+. ./cuda-env.sh
 ./node gpu-train.bench.mjs "$@"
 SH
 cat > "$out/run-repro.sh" <<'SH'
@@ -125,7 +125,7 @@ config=$1
 shift
 cd "$(dirname "$0")"
 runs=${RUNS:-/tmp/repro}
-export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
+. ./cuda-env.sh
 export DIFFWORLD_ORT_THREADS=${DIFFWORLD_ORT_THREADS:-$(( $(nproc) / $# ))}
 alive() { [ -f "$runs/$1/pid" ] && kill -0 "$(cat "$runs/$1/pid")" 2>/dev/null; }
 for env in "$@"; do

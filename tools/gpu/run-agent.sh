@@ -6,7 +6,7 @@
 # Usage: RUN=/tmp/agent OUT=$OUT ENV=alfworld bundle/run-agent.sh --config gpu --set 'grpo.arms=["real"]' …
 set -uo pipefail
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
+. ./cuda-env.sh
 run=${RUN:-/tmp/agent}
 out=${OUT:-/tmp/out}
 mkdir -p "$run" "$out"

@@ -15,7 +15,7 @@
 # Usage: AR_STEPS=1500 BD3_STEPS=400 bundle/run-wm-fidelity.sh
 set -uo pipefail
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH="$(ls -d /opt/torch/.venv/lib/python3.12/site-packages/nvidia/*/lib 2>/dev/null | tr '\n' :)${LD_LIBRARY_PATH:-}"
+. ./cuda-env.sh
 w=${WORK:-/tmp/fidelity}
 out=${OUT:-/tmp/out}
 mkdir -p "$w" "$out"
