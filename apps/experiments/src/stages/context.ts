@@ -44,6 +44,15 @@ export class ExperimentContext {
     return realEngineSource(this.suite, this.pool);
   }
 
+  /**
+   * The eval settings as stage inputs: all but `eval.base`, which says whether the base policy's
+   * evaluation runs at all, not how any evaluation plays (so it keys no stage).
+   */
+  get evalInputs(): Omit<ExperimentConfig['eval'], 'base'> {
+    const { base: _, ...settings } = this.config.eval;
+    return settings;
+  }
+
   /** The evaluation's held-out split: eval.split, else the suite's evaluation split. */
   get evalSplit(): string {
     return this.config.eval.split ?? this.suite.splits[1]!;

@@ -68,9 +68,7 @@ export async function evaluationStage(ctx: ExperimentContext, setup: PolicySetup
   const c = ctx.config;
   // The imported games count by content, not by path.
   const games = (await ctx.heldoutGames(ctx.evalSplit))?.sha256 ?? null;
-  // eval.base says whether this stage runs at all, not how: it is not an input.
-  const { base: _, ...settings } = c.eval;
-  const inputs = { policy: policy.ref, label, env: c.env, seed: c.seed, eval: { ...settings, games }, rollout: c.rollout, provider: c.provider ?? null };
+  const inputs = { policy: policy.ref, label, env: c.env, seed: c.seed, eval: { ...ctx.evalInputs, games }, rollout: c.rollout, provider: c.provider ?? null };
   const s = await ctx.runner.run(`eval-${label}`, inputs, async (dir) => (await playEvaluation(ctx, setup, label, await policy.params(), dir)).summary);
   return { label, outcome: s, evaluation: () => JSON.parse(readFileSync(join(s.dir, `${label}.json`), 'utf8')) as AgentEvaluation };
 }

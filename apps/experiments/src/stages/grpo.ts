@@ -69,16 +69,15 @@ export async function grpoStage(ctx: ExperimentContext, setup: PolicySetup, sft:
   const c = ctx.config;
   const name = source.kind === 'real' ? 'grpo-real' : 'grpo-world-model';
   const w = c.worldModel;
-  // Which arms run and whether the base policy is evaluated do not change how this arm trains.
+  // Which arms run does not change how this arm trains (nor does eval.base: ctx.evalInputs).
   const { arms: _, ...grpo } = c.grpo;
-  const { base: _base, ...evaluation } = c.eval;
   const inputs = {
     sft: sft.ref,
     env: c.env,
     seed: c.seed,
     grpo,
     rollout: c.rollout,
-    eval: evaluation,
+    eval: ctx.evalInputs,
     provider: c.provider ?? null,
     source: source.kind === 'real' ? 'real' : { model: source.model.ref, sampling: w.sampling, useResponder: w.useResponder, maxPromptTokens: w.maxPromptTokens },
   };
