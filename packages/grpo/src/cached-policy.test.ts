@@ -1,9 +1,9 @@
 // The KV-cached rollout policy gives the scorer's next-token logits (float rounding apart) while
 // rows grow by appended ids — for a Qwen3 and for a tied LFM2 (conv state cached beside the KV) —
-// and refuses rows that did not grow or too many episodes.
+// and refuses rows that did not grow or too many episodes; closing it releases its model.
 import { Rng } from '@diffworld/dataset';
-import { parseHfConfig, initialWeights } from '@diffworld/mdlm-core';
-import { describe, expect, it } from 'vitest';
+import { OnnxCausalModel, parseHfConfig, initialWeights } from '@diffworld/mdlm-core';
+import { describe, expect, it, vi } from 'vitest';
 import { cachedPolicy } from './cached-policy.js';
 import { PolicyScorer } from './score.js';
 
@@ -52,6 +52,10 @@ describe.each([
     }
     await expect(policy.nextLogits([rows[0]!, rows[0]!])).rejects.toThrow('brings no new tokens');
     await expect(policy.nextLogits([[1, 2]])).rejects.toThrow('more than the 3 episodes');
+    // Closing frees the model too: each rollout makes one, and on CUDA an unreleased one keeps its arena.
+    const release = vi.spyOn(OnnxCausalModel.prototype, 'release');
     await policy.close();
+    expect(release).toHaveBeenCalledTimes(1);
+    release.mockRestore();
   });
 });

@@ -36,8 +36,11 @@ export async function cachedPolicy(model: TransformerConfig, params: ParamValues
       });
       return (await decoder.forward(items)).map((a) => Float64Array.from(a));
     },
+    // The model goes with the rollout: each rollout and evaluation chunk makes its own, and on CUDA
+    // one left open keeps its session's arena (GBs) — GRPO ran out of the H200's memory by step 5.
     close: async () => {
       await decoder.close();
+      await m.release();
     },
   };
 }

@@ -276,6 +276,26 @@ describe('AR decoding on a trained AR model', () => {
     }
   });
 
+  it('release frees a resident model (a pass after it fails); a host model shares the cached sessions, which stay', async () => {
+    const pass = async (m: OnnxCausalModel) => {
+      const d = m.open(1);
+      try {
+        return (await d.forward([{ row: 0, tokens: [1, 2] }]))[0]!;
+      } finally {
+        await d.close();
+      }
+    };
+    const resident = await OnnxCausalModel.create(cfg, ar, { provider: 'cpu', decoder: 'resident' });
+    const want = await pass(resident);
+    await resident.release();
+    await expect(pass(resident)).rejects.toThrow(/released/);
+    const host = await OnnxCausalModel.create(cfg, ar, { provider: 'cpu', decoder: 'host' });
+    const other = await OnnxCausalModel.create(cfg, ar, { provider: 'cpu', decoder: 'host' });
+    await host.release();
+    const got = await pass(other);
+    for (let v = 0; v < want.length; v++) expect(Math.abs(got[v]! - want[v]!)).toBeLessThan(1e-4);
+  });
+
   it('continuous batching: requests joining and leaving a 3-row batch decode exactly as each alone would (host and resident, graph steps or not, greedy and sampled)', async () => {
     const rq = requests(10);
     for (const [decoder, cudaGraph] of [

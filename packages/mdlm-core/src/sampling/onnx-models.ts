@@ -95,6 +95,15 @@ function hostDecoderOptions({ dtype, ...rest }: Omit<DecoderOptions, 'dtype'> & 
   return { ...rest, ...(dtype ? { dtype } : {}) };
 }
 
+/**
+ * Frees a model's decoder. A resident decoder owns its sessions, weights and KV pools (on CUDA, GBs
+ * of arena): they go. The host decoder's sessions are the process's shared session cache (weights
+ * are graph inputs, so every model of a config runs on the same sessions): nothing of its own to free.
+ */
+async function releaseDecoder(decoder: OnnxDecoder | ResidentDecoder): Promise<void> {
+  if (decoder instanceof ResidentDecoder) decoder.release();
+}
+
 /** Per-row state of either cache mode: a batch of cached rows, or the committed tokens to re-run. */
 class Rows {
   readonly batch: DecoderBatch | undefined;
@@ -136,6 +145,11 @@ export class OnnxBlockDiffusionModel implements BlockDiffusionModel {
     const cache = opts.cache ?? 'kv';
     const { decoder, batches } = await cachedDecoder(config, weights, cache === 'kv' ? opts : { ...opts, decoder: 'host' });
     return new OnnxBlockDiffusionModel(decoder, batches, blockLength, cache);
+  }
+
+  /** Frees the model (its batches must be closed first). */
+  release(): Promise<void> {
+    return releaseDecoder(this.decoder);
   }
 
   open(n: number): BlockDecoder {
@@ -217,6 +231,11 @@ export class OnnxCausalModel implements CausalModel {
     const cache = opts.cache ?? 'kv';
     const { decoder, batches } = await cachedDecoder(config, weights, cache === 'kv' ? opts : { ...opts, decoder: 'host' });
     return new OnnxCausalModel(decoder, batches, cache);
+  }
+
+  /** Frees the model (its batches must be closed first); a model made per rollout must be released. */
+  release(): Promise<void> {
+    return releaseDecoder(this.decoder);
   }
 
   open(n: number): CausalDecoder {
