@@ -224,9 +224,18 @@ export class BoundSession {
   /**
    * Runs with a binding, off the JS thread. `graphId` names the CUDA graph this binding is captured
    * as and replayed from (each binding of a graph-captured session needs its own id).
+   *
+   * On CUDA the bound inputs are synchronized first: ORT copies a host input to the device when
+   * it is bound, with a cudaMemcpy from pageable memory, which may return before the DMA lands,
+   * while the kernels run on ORT's own non-blocking stream. A kernel can then read the block the
+   * arena handed out with the previous pass's values in it. That is the likeliest cause of what the
+   * H200 showed on 3 Dec with the GPU shared with a training job: greedy policy decoding wrote every
+   * token twice ("go go to to desk desk"), as if each step ran on the previous step's token, in two
+   * of six evaluation chunks (not yet rerun with this synchronization).
    */
   async run(binding: Binding, graphId = 0): Promise<void> {
     const { fn } = api();
+    if (this.provider === 'cuda') await this.callAsync(fn.SynchronizeBoundInputs, [binding.handle], 'SynchronizeBoundInputs');
     await this.callAsync(fn.RunWithBinding, [this.session, this.runOptions(graphId), binding.handle], 'RunWithBinding');
     // A replayed CUDA graph is launched, not waited for: without this, the next copy (on another
     // session's stream) would read results, or overwrite inputs, while the step still runs.
@@ -252,6 +261,7 @@ export class BoundSession {
   /** The same, on the JS thread (short runs: copies of a few small tensors). */
   runSync(binding: Binding, graphId = 0): void {
     const { fn, check } = api();
+    if (this.provider === 'cuda') check(fn.SynchronizeBoundInputs(binding.handle), 'SynchronizeBoundInputs');
     check(fn.RunWithBinding(this.session, this.runOptions(graphId), binding.handle), 'RunWithBinding');
     if (this.provider === 'cuda') check(fn.SynchronizeBoundOutputs(binding.handle), 'SynchronizeBoundOutputs');
   }
