@@ -32,9 +32,11 @@ for f in load.bench load-client; do
 done
 cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh tools/gpu/run-agent.sh tools/gpu/cuda-env.sh "$out/"
 # The CLI, to run `wm train` etc. there; better-sqlite3 (AppWorld's engine) is native: ship its build.
+# piscina stays external here too: bundled, it looks for its worker.js beside cli.mjs through __dirname,
+# which an ES module lacks ("__dirname is not defined" as the env pool opened, on the H200, 3 Dec).
 printf "import { main } from '../apps/cli/src/main.ts';\nprocess.exitCode = await main(process.argv.slice(2));\n" > "$out/cli-entry.ts"
 npx esbuild "$out/cli-entry.ts" --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \
-  --external:onnxruntime-node --external:koffi --external:better-sqlite3 --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
+  --external:onnxruntime-node --external:koffi --external:better-sqlite3 --external:piscina --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
   --outfile="$out/cli.mjs" --log-level=error \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 rm "$out/cli-entry.ts"

@@ -66,7 +66,10 @@ decode_bench() {
   cp "$w/decode.json" "$w/hf.json" "$out/" 2>/dev/null
   fi
 }
-train ar "$w/ar" ${AR_STEPS:-1500} --tokenizer "$w/tokenizer.json" && score "$w/ar" ar || exit 0
+# AR_ARGS adds flags to the AR training (e.g. --batch-size 8 --grad-accum 2: the same tokens a step in
+# half the memory, so another job can share the GPU).
+# shellcheck disable=SC2086
+train ar "$w/ar" ${AR_STEPS:-1500} --tokenizer "$w/tokenizer.json" ${AR_ARGS:-} && score "$w/ar" ar || exit 0
 # SERVE_BENCH=1: wm serve on CUDA under 64 clients with the AR model and the held-out prompts —
 # dynamic batching against none, then continuous batching against dynamic (issue 29).
 if [ -n "${SERVE_BENCH:-}" ] && [ ! -f "$w/serve.txt" ] && [ "$(left)" -gt 200 ]; then
