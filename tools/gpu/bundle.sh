@@ -30,6 +30,12 @@ for f in load.bench load-client; do
     --target=node20 --conditions=@diffworld/source --external:onnxruntime-node --external:koffi --outfile="$out/$f.mjs" --log-level=warning \
     "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 done
+# grpo's SFT diagnostics (teacher-forced accuracy per verb, greedy rollouts) on the config's provider:
+#   bundle/node bundle/sft-diagnose.bench.mjs bundle/configs/gpu.json <tokenizer.json> --policy <run>/stages/sft-*/policy
+npx esbuild packages/grpo/src/bench/sft-diagnose.bench.ts --bundle --platform=node --format=esm --target=node20 --conditions=@diffworld/source \
+  --external:onnxruntime-node --external:koffi --external:better-sqlite3 --external:piscina --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
+  --outfile="$out/sft-diagnose.bench.mjs" --log-level=error \
+  "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
 cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh tools/gpu/run-agent.sh tools/gpu/cuda-env.sh "$out/"
 # The CLI, to run `wm train` etc. there; better-sqlite3 (AppWorld's engine) is native: ship its build.
 # piscina stays external here too: bundled, it looks for its worker.js beside cli.mjs through __dirname,

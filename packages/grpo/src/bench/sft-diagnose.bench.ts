@@ -14,6 +14,8 @@
 //     [--set sft.demos=512] [--set policy.model.num_hidden_layers=4] [--heldout 64] [--games 16] \
 //     [--policy <HF policy dir: skip SFT>] [--out <dir: keep the SFT run>] [--loss episode]
 //     [--save-every N] [--misses 1: the first wrong token of a few missed turns per verb]
+// It runs on the config's provider (cuda for the gpu preset: SFT in sft.precision there); --loss
+// defaults to the config's sft.loss.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +23,7 @@ import { Rng } from '@diffworld/dataset';
 import type { TaskRef } from '@diffworld/env-core';
 import { envSuite } from '@diffworld/envs';
 import { selectTasks } from '@diffworld/eval';
-import { type ScheduleName, initialWeights, parseHfConfig } from '@diffworld/mdlm-core';
+import { type ProviderName, type ScheduleName, initialWeights, parseHfConfig } from '@diffworld/mdlm-core';
 import { Tokenizer } from '@diffworld/tokenizer';
 import { cachedPolicy } from '../cached-policy.js';
 import { ChatTurnCodec } from '../chat-codec.js';
@@ -63,7 +65,19 @@ for (const [key, value] of sets) {
 }
 const policyCfg = c['policy'] as { model: Json; seed?: number };
 const rolloutCfg = c['rollout'] as { maxTurns: number; maxTokensPerTurn: number; maxSeqLen: number };
-const sftCfg = c['sft'] as { demos: number; steps: number; batch: number; lr: number; schedule?: ScheduleName; warmupRatio?: number; minLrRatio?: number };
+const sftCfg = c['sft'] as {
+  demos: number;
+  steps: number;
+  batch: number;
+  lr: number;
+  schedule?: ScheduleName;
+  warmupRatio?: number;
+  minLrRatio?: number;
+  loss?: 'assistant' | 'episode';
+  precision?: 'float32' | 'bfloat16' | 'float16';
+};
+// The config's provider (the gpu preset's cuda on the GPU host), and SFT in its precision there.
+const provider = (c['provider'] as ProviderName | undefined) ?? 'cpu';
 const seed = (c['seed'] as number | undefined) ?? 0;
 const env = (c['env'] as string | undefined) ?? 'alfworld';
 const heldout = Number(flags['heldout'] ?? 48);
@@ -102,7 +116,7 @@ else {
   const losses: number[] = [];
   // --loss episode: next-token loss on every token after the system message (observations and
   // admissible lists too), not only the assistant turns (the SFT stage's sft.loss).
-  const trained = flags['loss'] === 'episode' ? trainDemos.map((d) => episodeTargets(d, d.ids.indexOf(codec.endOfTurn) + 1)) : trainDemos;
+  const trained = (flags['loss'] ?? sftCfg.loss) === 'episode' ? trainDemos.map((d) => episodeTargets(d, d.ids.indexOf(codec.endOfTurn) + 1)) : trainDemos;
   const r = await trainSft({
     demos: trained,
     init: join(dir, 'base'),
@@ -119,7 +133,8 @@ else {
     maxSeqLen: rolloutCfg.maxSeqLen,
     clipNorm: 1,
     ...(flags['save-every'] ? { saveEvery: Number(flags['save-every']) } : {}),
-    provider: 'cpu',
+    provider,
+    ...(provider === 'cuda' && sftCfg.precision ? { precision: sftCfg.precision } : {}),
     onStep: (m) => void losses.push(m['loss']!),
   });
   const tail = losses.slice(-20);
@@ -142,7 +157,7 @@ async function teacherForced(name: string, ds: readonly Episode[]): Promise<void
   let tokens = 0;
   const misses = new Map<string, string[]>();
   for (const d of ds) {
-    const policy = await cachedPolicy(model, params, 1, { provider: 'cpu' });
+    const policy = await cachedPolicy(model, params, 1, { provider });
     const row: number[] = [];
     let turn = 0;
     let turnOk = true;
@@ -201,7 +216,7 @@ if (games > 0) {
   // The ceiling: how many of these games the expert itself wins under the same turn and window limits.
   const expertOnGames = await demos(selectTasks(env, evalSplit, games, seed));
   console.log(`the expert wins ${expertOnGames.filter((d) => d.won).length} of the same ${expertOnGames.length} games within ${rolloutCfg.maxTurns} turns and a ${rolloutCfg.maxSeqLen}-token window`);
-  const scorer = await PolicyScorer.create(model, { batch: 2, seqLen: rolloutCfg.maxSeqLen, temperature: 1, provider: 'cpu' });
+  const scorer = await PolicyScorer.create(model, { batch: 2, seqLen: rolloutCfg.maxSeqLen, temperature: 1, provider });
   const ev = await evaluatePolicy(scorer, params, codec, {
     source: realEngineSource(suite),
     split: evalSplit,
@@ -211,7 +226,7 @@ if (games > 0) {
     limits: rolloutCfg,
     label: 'diagnose',
     cache: 'kv',
-    provider: 'cpu',
+    provider,
   });
   const s = ev.summary.overall;
   console.log(`greedy rollouts on ${s.episodes} ${evalSplit} games (the pipeline's evaluation): ${s.wins} won (${since()})`);
