@@ -23,7 +23,7 @@ import { Rng } from '@diffworld/dataset';
 import type { TaskRef } from '@diffworld/env-core';
 import { envSuite } from '@diffworld/envs';
 import { selectTasks } from '@diffworld/eval';
-import { type ProviderName, type ScheduleName, initialWeights, parseHfConfig } from '@diffworld/mdlm-core';
+import { type ProviderName, initialWeights, parseHfConfig } from '@diffworld/mdlm-core';
 import { Tokenizer } from '@diffworld/tokenizer';
 import { cachedPolicy } from '../cached-policy.js';
 import { ChatTurnCodec } from '../chat-codec.js';
@@ -31,7 +31,7 @@ import { evaluatePolicy } from '../evaluate.js';
 import { loadPolicy, savePolicy } from '../policy-store.js';
 import type { Episode } from '../rollout.js';
 import { PolicyScorer } from '../score.js';
-import { episodeTargets, sftPolicyDir, trainSft } from '../sft.js';
+import { episodeTargets, type SftRunOptions, sftPolicyDir, trainSft } from '../sft.js';
 import { expertDemonstrations, realEngineSource } from '../sources.js';
 
 type Json = Record<string, unknown>;
@@ -65,17 +65,7 @@ for (const [key, value] of sets) {
 }
 const policyCfg = c['policy'] as { model: Json; seed?: number };
 const rolloutCfg = c['rollout'] as { maxTurns: number; maxTokensPerTurn: number; maxSeqLen: number };
-const sftCfg = c['sft'] as {
-  demos: number;
-  steps: number;
-  batch: number;
-  lr: number;
-  schedule?: ScheduleName;
-  warmupRatio?: number;
-  minLrRatio?: number;
-  loss?: 'assistant' | 'episode';
-  precision?: 'float32' | 'bfloat16' | 'float16';
-};
+const sftCfg = c['sft'] as Pick<SftRunOptions, 'steps' | 'batch' | 'lr' | 'schedule' | 'warmupRatio' | 'minLrRatio' | 'precision'> & { demos: number; loss?: 'assistant' | 'episode' };
 // The config's provider (the gpu preset's cuda on the GPU host), and SFT in its precision there.
 const provider = (c['provider'] as ProviderName | undefined) ?? 'cpu';
 const seed = (c['seed'] as number | undefined) ?? 0;
