@@ -110,6 +110,10 @@ describe('fitWorldModelRow on AppWorld corpus rows', () => {
     const small = { system: 'S', history: req.history.slice(0, 2), action: 'a' };
     await wm.predict(small);
     expect(seen[2]).toEqual(small);
+    // Closing it closes the model it wraps.
+    let closed = 0;
+    await new BudgetedWorldModel({ ...inner, close: async () => void closed++ }, { maxPromptTokens: 2500, count, actionEncoding: 'raw' }).close();
+    expect(closed).toBe(1);
   });
 });
 

@@ -207,6 +207,10 @@ export class BudgetedWorldModel implements WorldModel {
     return this.inner.predict(this.fit(req), opts);
   }
 
+  async close(): Promise<void> {
+    await this.inner.close?.();
+  }
+
   async predictBatch(reqs: WorldModelRequest[], opts?: SampleOptions): Promise<WorldModelResponse[]> {
     const fitted = reqs.map((r) => this.fit(r));
     if (this.inner.predictBatch) return this.inner.predictBatch(fitted, opts);

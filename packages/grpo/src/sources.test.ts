@@ -72,4 +72,11 @@ describe('rollout sources', () => {
       expect(src.counts, `useResponder ${useResponder}`).toEqual({ transitions: 2, worldModelAnswers: useResponder ? 1 : 2 });
     }
   });
+
+  it("closing the source closes its world model (a local model's GPU memory goes with the GRPO stage)", async () => {
+    let closed = 0;
+    const wm: WorldModel = { predict: async () => ({ text: 'Nothing happens.' }), close: async () => void closed++ };
+    await worldModelSource(suite, wm).close?.();
+    expect(closed).toBe(1);
+  });
 });

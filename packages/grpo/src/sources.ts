@@ -59,6 +59,8 @@ export interface RolloutSource {
   readonly name: string;
   readonly suite: EnvSuite;
   makeEnv(): TextEnv;
+  /** Frees what the source holds (a world model's sessions and GPU memory) once its rollouts are done. */
+  close?(): Promise<void>;
 }
 
 /**
@@ -129,6 +131,9 @@ export function worldModelSource(suite: EnvSuite, wm: WorldModel, opts: { useRes
     name: 'world-model',
     suite,
     counts,
+    close: async () => {
+      await wm.close?.();
+    },
     makeEnv: () =>
       new AgentFramedEnv(suite, suite.createSimulatedEnv(counted, { useResponder: opts.useResponder }), () => {
         counts.transitions++;

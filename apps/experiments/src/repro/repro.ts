@@ -146,6 +146,8 @@ export async function runRepro(o: ReproOptions): Promise<ReproRun> {
             workers: 0,
             log: (l) => log(`[fidelity-${obj}] ${l}`),
           });
+          // Each stage loads its model: freed here, or on CUDA every model of the run stays resident.
+          await generator.release();
           await ctx.releaseGraphs();
           return fidelityOf(ev.summary, ev.generation);
         })
@@ -154,6 +156,7 @@ export async function runRepro(o: ReproOptions): Promise<ReproRun> {
         await runner.run(`steering-${obj}`, { ...upstream, steering: c.steering, seed: c.seed, arms: steeringArms(obj) }, async () => {
           const generator = await ChatGenerator.load(model, ctx.providerOption);
           const r = await steeringTest(generator, tok.tok, heldoutRows, c.steering, c.seed);
+          await generator.release();
           await ctx.releaseGraphs();
           return r;
         })
@@ -163,6 +166,7 @@ export async function runRepro(o: ReproOptions): Promise<ReproRun> {
           const sampling = { ...c.worldModel.sampling, maxNewTokens: c.replay.maxNewTokens };
           const wm = await openWorldModel(c.env, localWorldModelSpec(ctx, tok, model, c.replay.maxNewTokens), sampling);
           const r = await replayConsistency(ctx.suite, wm, selectTasks(c.env, heldoutSplit, c.replay.tasks, c.seed), c.replay.maxSteps);
+          await wm.close?.();
           await ctx.releaseGraphs();
           log(`[replay-${obj}] ${(r.reproduced * 100).toFixed(1)}% of ${r.transitions} simulated transitions reproduced by the real engine`);
           return r;

@@ -143,6 +143,8 @@ export async function grpoStage(ctx: ExperimentContext, setup: PolicySetup, sft:
       if (c.grpo.evalEvery > 0 && m.step % c.grpo.evalEvery === 0 && m.step < c.grpo.steps) await evaluateAt(m.step);
     }
     await savePolicy(join(dir, 'policy'), setup.model, setup.tokenizerJson, trainer.params());
+    // The world model goes with its stage: on CUDA it would hold its GPU memory through the later stages.
+    await src.close?.();
     await ctx.releaseGraphs();
     const metrics = stepMetrics(stepsFile);
     periodic.sort((a, b) => a.step - b.step);

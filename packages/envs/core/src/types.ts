@@ -93,6 +93,8 @@ export interface WorldModelResponse {
 export interface WorldModel {
   predict(req: WorldModelRequest, opts?: SampleOptions): Promise<WorldModelResponse>;
   predictBatch?(reqs: WorldModelRequest[], opts?: SampleOptions): Promise<WorldModelResponse[]>;
+  /** Frees what the model holds (a local model's sessions and GPU memory); no predictions after it. */
+  close?(): Promise<void>;
 }
 
 /** What a local responder sees: the world-model request, plus the task it belongs to. */

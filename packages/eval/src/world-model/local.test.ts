@@ -44,6 +44,14 @@ describe('LocalWorldModel', () => {
     expect(short.stats!.completionTokens).toBe(2);
   }, 60_000);
 
+  it('close frees the model: a resident one predicts nothing after it', async () => {
+    const wm = await LocalWorldModel.load(modelDir, { provider: 'cpu', decoder: 'resident', defaults: { maxNewTokens: 24 } });
+    const t = tinyTransitions(N)[3]!;
+    expect((await wm.predict(t.request)).text).toBe(t.observation);
+    await wm.close();
+    await expect(wm.predict(t.request)).rejects.toThrow(/released/);
+  });
+
   it('a model trained on transition rows records that layout and prompts in it', async () => {
     expect(await checkpointLayout(modelDir)).toBe('transition');
     expect((await LocalWorldModel.load(modelDir, { provider: 'cpu' })).layout).toBe('transition');

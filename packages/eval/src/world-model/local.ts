@@ -100,6 +100,11 @@ export class LocalWorldModel implements WorldModel {
     return (await this.predictBatch([req], opts))[0]!;
   }
 
+  /** Frees the generator's model (on CUDA its resident decoder's GPU memory). */
+  close(): Promise<void> {
+    return this.generator.release();
+  }
+
   /** One batched generation; each response depends only on its request and the seed. */
   async predictBatch(reqs: WorldModelRequest[], opts?: SampleOptions): Promise<WorldModelResponse[]> {
     const options = { ...this.defaults, ...generateOptionsOf(opts) };

@@ -35,6 +35,19 @@ beforeAll(async () => {
 const prompt = (m: ChatMessage[]) => m.slice(0, -1);
 
 describe('ChatGenerator', () => {
+  it('release frees a resident generator (generate refuses after it) and leaves a host one working (shared sessions)', async () => {
+    const req = [{ messages: prompt(rows[0]!) }];
+    for (const objective of ['ar', 'bd3'] as const) {
+      const resident = await ChatGenerator.load(dirs[objective], { provider: 'cpu', decoder: 'resident' });
+      const want = (await resident.generate(req, { maxNewTokens: 8 }))[0]!.text;
+      await resident.release();
+      await expect(resident.generate(req, { maxNewTokens: 8 }), objective).rejects.toThrow(/released/);
+      const host = await ChatGenerator.load(dirs[objective], { provider: 'cpu' });
+      await host.release();
+      expect((await host.generate(req, { maxNewTokens: 8 }))[0]!.text, objective).toBe(want);
+    }
+  });
+
   it('ar: greedy decoding of memorised transitions reproduces them and stops at <|im_end|>', async () => {
     const g = await ChatGenerator.load(dirs.ar, { provider: 'cpu' });
     expect(g.objective).toBe('ar');

@@ -263,6 +263,15 @@ export class ChatGenerator {
     );
   }
 
+  /**
+   * Frees the model's resident decoder (its sessions and, on CUDA, the GPU memory their arenas
+   * hold); the generator cannot generate afterwards. A pipeline that loads a world model per stage
+   * releases it at the stage's end. Host decoders share the process's cached sessions: nothing to free.
+   */
+  async release(): Promise<void> {
+    if (this.backend.kind !== 'mdlm') await this.backend.model.release?.();
+  }
+
   /** A generator on parts already in memory (the trainer's weights, a test model). */
   static async create(parts: GeneratorParts, options: Omit<GeneratorLoadOptions, 'objective' | 'tokenizer'> = {}): Promise<ChatGenerator> {
     const where = parts.source ?? 'generator';

@@ -12,6 +12,8 @@ export interface BlockDiffusionModel {
   readonly blockLength: number;
   /** A fresh batch of `rows` empty caches. */
   open(rows: number): Promise<BlockDecoder> | BlockDecoder;
+  /** Frees what the model holds (sessions, GPU memory); its batches must be closed first. */
+  release?(): Promise<void>;
 }
 
 export interface BlockItem {
@@ -68,6 +70,8 @@ export interface BlockDecoder {
 export interface CausalModel {
   readonly vocabSize: number;
   open(rows: number): Promise<CausalDecoder> | CausalDecoder;
+  /** Frees what the model holds (sessions, GPU memory); its batches must be closed first. */
+  release?(): Promise<void>;
 }
 
 export interface CausalItem {
