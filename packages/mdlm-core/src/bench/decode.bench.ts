@@ -20,7 +20,7 @@ import {
   ContinuousAutoregressive,
   OnnxBlockDiffusionModel,
   OnnxCausalModel,
-  ResidentDecoder,
+  type ResidentDecoder,
   sampleAutoregressive,
   sampleBlockDiffusion,
   type SampleRequest,
@@ -256,10 +256,7 @@ for (const v of decoders) {
     for (const b of batches.filter(at)) rows.push(await measure('ar', decoder, b, (rq) => sampleAutoregressive(arModel, rq, arOpts), countersOf(arModel)));
     if (continuousRows > 0) rows.push(await measureContinuous(arModel, decoder, continuousRows, arOpts, countersOf(arModel)));
     // Each variant's sessions (and the GPU memory their arenas hold) go before the next one's come.
-    const done = (m: { decoder: unknown }) => {
-      if (m.decoder instanceof ResidentDecoder) m.decoder.release();
-    };
-    done(arModel);
+    await arModel.release();
     if (!bd3) continue;
     const bdModel = await OnnxBlockDiffusionModel.create(bd3.config, bd3.weights, bd3.blockLength, modelOpts);
     for (const unmasking of ['low_confidence_dynamic', 'low_confidence_static'] as const) {
@@ -267,7 +264,7 @@ for (const v of decoders) {
       for (const b of batches.filter(at))
         rows.push(await measure(unmasking === 'low_confidence_dynamic' ? 'bd3 dynamic 0.85' : 'bd3 static', decoder, b, (rq) => sampleBlockDiffusion(bdModel, rq, o), countersOf(bdModel)));
     }
-    done(bdModel);
+    await bdModel.release();
   } catch (e) {
     const error = (e as Error).message.split('\n')[0]!;
     failures.push({ decoder: v.name, error });

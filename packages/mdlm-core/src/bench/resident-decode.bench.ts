@@ -91,7 +91,7 @@ for (const name of values.decoders.split(',')) {
     failures.push(`${name}: ${(e as Error).message.split('\n')[0]}`);
     console.error(failures.at(-1));
   } finally {
-    if (model?.decoder instanceof ResidentDecoder) model.decoder.release();
+    await model?.release();
   }
 }
 const first = rows[0]?.decoder;
