@@ -36,7 +36,7 @@ npx esbuild packages/grpo/src/bench/sft-diagnose.bench.ts --bundle --platform=no
   --external:onnxruntime-node --external:koffi --external:better-sqlite3 --external:piscina --external:@sparticuz/chromium --external:playwright-core --external:puppeteer-core \
   --outfile="$out/sft-diagnose.bench.mjs" --log-level=error \
   "--banner:js=import { createRequire as __createRequire } from 'module'; const require = __createRequire(import.meta.url);"
-cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh tools/gpu/run-agent.sh tools/gpu/run-lookup-probe.sh tools/gpu/cuda-env.sh tools/wm-lookup-probe.py "$out/"
+cp tools/gpu/hf_generate.py tools/gpu/decode-wm.json tools/gpu/fidelity-wm.json tools/gpu/run-wm-fidelity.sh tools/gpu/run-agent.sh tools/gpu/run-lookup-probe.sh tools/gpu/wm-stages.sh tools/gpu/cuda-env.sh tools/wm-lookup-probe.py "$out/"
 # The CLI, to run `wm train` etc. there; better-sqlite3 (AppWorld's engine) is native: ship its build.
 # piscina stays external here too: bundled, it looks for its worker.js beside cli.mjs through __dirname,
 # which an ES module lacks ("__dirname is not defined" as the env pool opened, on the H200, 3 Dec).

@@ -13,9 +13,10 @@ cd "$(dirname "$0")"
 [ -f ./cuda-env.sh ] && . ./cuda-env.sh
 w=${WORK:-/tmp/lookup}
 out=${OUT:-/tmp/out}
-provider=${PROVIDER:-cuda}
 mkdir -p "$w" "$out"
 end=$((SECONDS + ${DEADLINE:-540}))
+left() { echo $((end - SECONDS)); }
+. ./wm-stages.sh
 cli() { ${NODE:-./node} cli.mjs "$@"; }
 [ -f "$w/steps-train.jsonl" ] || cli env corpus alfworld --split train --episodes ${EPISODES:-4000} --seed 1 --fresh-games --per-step --out "$w/steps-train.jsonl" || exit 1
 [ -f "$w/steps-heldout.jsonl" ] || cli env corpus alfworld --split eval_out_of_distribution --episodes ${HELDOUT_EPISODES:-120} --seed 3 --per-step --out "$w/steps-heldout.jsonl" || exit 1
@@ -25,16 +26,9 @@ cli() { ${NODE:-./node} cli.mjs "$@"; }
 [ -f "$w/tokenizer.json" ] || cli tokenizer train --data "$w/train-paper.jsonl" --vocab-size ${VOCAB:-1024} --out "$w/tokenizer.json" || exit 1
 for layout in ${LAYOUTS:-paper keyed}; do
   d="$w/ar-$layout"
-  if [ ! -f "$d/model/model.safetensors" ]; then
-    left=$((end - SECONDS)); [ "$left" -gt 60 ] || exit 0
-    timeout "$left" ${NODE:-./node} cli.mjs wm train --config "${CONFIG:-fidelity-wm.json}" --objective ar --steps ${STEPS:-600} \
-      --seq-length ${SEQ:-1024} --data "$w/train-$layout.jsonl" --tokenizer "$w/tokenizer.json" --out "$d" --provider "$provider" \
-      ${PRECISION:+--precision $PRECISION} --save-every 100 --eval-every 0 --auto-resume ${TRAIN_ARGS:-} 2>&1 | grep -v '^step ' | tail -n 2
-    cp "$d/metrics.jsonl" "$out/ar-$layout-metrics.jsonl" 2>/dev/null
-    [ -f "$d/model/model.safetensors" ] || exit 0
-  fi
-  [ -f "$w/eval-$layout/eval_summary.json" ] || cli eval wm --model "$d/model" --data "$w/heldout-$layout.jsonl" --limit ${LIMIT:-500} --out "$w/eval-$layout" \
-    --name heldout --provider "$provider" --batch-size 64 --max-new-tokens 96 2>&1 | grep -i "exact" | head -n 2
+  wm_train "$d" ${STEPS:-600} --config "${CONFIG:-fidelity-wm.json}" --objective ar --seq-length ${SEQ:-1024} --data "$w/train-$layout.jsonl" \
+    --tokenizer "$w/tokenizer.json" ${PRECISION:+--precision $PRECISION} --eval-every 0 ${TRAIN_ARGS:-} || exit 0
+  wm_score "$d/model" "$w/heldout-$layout.jsonl" "$w/eval-$layout"
   cp "$w/eval-$layout/eval_summary.json" "$out/lookup-eval-$layout.json" 2>/dev/null
   cp "$w/eval-$layout/heldout_outputs.jsonl" "$out/lookup-outputs-$layout.jsonl" 2>/dev/null
 done

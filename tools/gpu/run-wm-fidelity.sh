@@ -37,18 +37,14 @@ esac
 [ -f "$w/valid.jsonl" ] || cli env corpus "$env" --split "$valid_split" --episodes 30 --seed 2 --out "$w/valid.jsonl" || exit 1
 [ -f "$w/heldout.jsonl" ] || cli env corpus "$env" --split "$heldout_split" --episodes 50 --seed 3 --per-step --out "$w/heldout.jsonl" || exit 1
 [ -f "$w/tokenizer.json" ] || cli tokenizer train --data "$w/train.jsonl" --vocab-size 4096 --out "$w/tokenizer.json" || exit 1
+. ./wm-stages.sh
 train() { # objective dir steps extra...
-  local o=$1 dir=$2 steps=$3; shift 3
-  [ -f "$dir/model/model.safetensors" ] && return 0
-  [ "$(left)" -gt 60 ] || return 1
-  timeout "$(left)" ./node cli.mjs wm train --config "${CONFIG:-fidelity-wm.json}" --objective "$o" --steps "$steps" --data "$w/train.jsonl" --eval-data "$w/valid.jsonl" \
-    --out "$dir" --provider cuda --precision bfloat16 --save-every 100 --auto-resume "$@" 2>&1 | grep -v '^step ' | tail -n 3
-  cp "$dir/metrics.jsonl" "$out/$(basename "$dir")-metrics.jsonl" 2>/dev/null
-  [ -f "$dir/model/model.safetensors" ]
+  local o=$1 dir=$2 steps=$3
+  shift 3
+  wm_train "$dir" "$steps" --config "${CONFIG:-fidelity-wm.json}" --objective "$o" --data "$w/train.jsonl" --eval-data "$w/valid.jsonl" --precision bfloat16 "$@"
 }
 score() { # dir name
-  [ -f "$w/eval-$2/eval_summary.json" ] && return 0
-  cli eval wm --model "$1/model" --data "$w/heldout.jsonl" --limit ${LIMIT:-500} --out "$w/eval-$2" --name heldout --provider cuda --batch-size 64 --max-new-tokens 96 2>&1 | tail -n 12
+  wm_score "$1/model" "$w/heldout.jsonl" "$w/eval-$2"
   cp "$w/eval-$2/eval_summary.json" "$out/eval-$2.json" 2>/dev/null
   cp "$w/eval-$2/heldout_outputs.jsonl" "$out/outputs-$2.jsonl" 2>/dev/null
 }
